@@ -1,0 +1,48 @@
+# The course's commands. Each sets up .venv by itself when it is missing or out of date.
+#   make lab      open JupyterLab on the course
+#   make test     run every test, including every notebook in fast mode
+#   make course   execute every notebook in full mode into build/course/ (with HTML copies)
+# Options: PYTHON=python3.12  TORCH_SPEC=torch==2.13.0  TORCH_INDEX=https://download.pytorch.org/whl/cpu
+
+PYTHON ?= python3
+VENV ?= .venv
+TORCH_SPEC ?= torch==2.13.0
+TORCH_INDEX ?=
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: help install lab test course lint doctor clean
+
+help:
+	@sed -n 's/^#   //p' Makefile
+	@echo "Also: make install (reinstall, e.g. with another TORCH_SPEC), doctor, lint, clean"
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
+	  { echo "The course needs Python 3.10 or newer; run e.g. 'make PYTHON=python3.11 ...'."; exit 1; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
+	$(PY) -m pip install -e ".[dev]"
+	@touch $(STAMP)
+
+install:
+	@rm -f $(STAMP)
+	@$(MAKE) --no-print-directory $(STAMP)
+
+lab: $(STAMP)
+	$(PY) -m helpers lab
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 --timeout=900
+
+course: $(STAMP)
+	$(PY) -m helpers course
+
+doctor: $(STAMP)
+	$(PY) -m helpers doctor
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests notebooks instructor
+
+clean:
+	rm -rf build .pytest_cache .ruff_cache

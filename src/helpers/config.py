@@ -1,0 +1,89 @@
+"""Fast mode and the sizes each day uses.
+
+The course runs in two modes with the same cells:
+
+* **full mode** (the default): the sizes the lessons talk about, what learners run;
+* **fast mode** (``COURSE_FAST=1``): small sizes so that every notebook runs in seconds, used by the
+  tests and CI.
+
+This module is the only place that reads ``COURSE_FAST``. Notebooks never test the variable; they
+read sizes from :data:`SIZES`::
+
+    from helpers.config import SIZES
+    epochs = SIZES.day05_epochs
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository's root folder (the package is installed in place from ``src/``)."""
+
+TESTED_TORCH = "2.13.0"
+"""The PyTorch release the course is tested with (the Makefile's default ``TORCH_SPEC``)."""
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"", "0", "false", "no", "off"}
+
+
+def fast_mode(value: str | None = None) -> bool:
+    """Whether fast mode is on, from ``value`` or else the ``COURSE_FAST`` environment variable.
+
+    Accepts 1/0, true/false, yes/no, on/off (any case); anything else raises ``ValueError``.
+    """
+    raw = os.environ.get("COURSE_FAST", "") if value is None else value
+    text = raw.strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(
+        f"COURSE_FAST={raw!r} is not understood. Use COURSE_FAST=1 for fast mode "
+        "or COURSE_FAST=0 (or leave it unset) for full mode."
+    )
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The sizes of every experiment in the course, for one mode."""
+
+    fast: bool
+    # Day 0: a few training steps that prove the setup works.
+    day00_epochs: int
+    # Day 2: training the Iris MLP on the chosen device.
+    day02_epochs: int
+    # Day 5: the logging-frequency experiment (20000 full-batch epochs in the lesson).
+    day05_epochs: int
+    day05_record_every: tuple[int | None, ...]
+    day05_repeats: int
+
+
+FULL = Sizes(
+    fast=False,
+    day00_epochs=500,
+    day02_epochs=2000,
+    day05_epochs=20_000,
+    day05_record_every=(1, 100, 200, 1000, 2000, None),
+    day05_repeats=5,
+)
+
+FAST = Sizes(
+    fast=True,
+    day00_epochs=50,
+    day02_epochs=200,
+    day05_epochs=2_000,
+    day05_record_every=(1, 100, 200, 1000, 2000, None),
+    day05_repeats=2,
+)
+
+
+def sizes(fast: bool | None = None) -> Sizes:
+    """The sizes for fast mode (``True``), full mode (``False``) or the current mode (``None``)."""
+    return FAST if (fast_mode() if fast is None else fast) else FULL
+
+
+SIZES: Sizes = sizes()
+"""The sizes for the mode this process runs in (fixed at import)."""

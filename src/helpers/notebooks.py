@@ -1,0 +1,126 @@
+"""Executing the course's notebooks: for the tests (fast mode) and ``make course`` (full mode).
+
+Each notebook runs top to bottom in a fresh kernel, in its own folder, with ``COURSE_FAST`` set for
+the mode asked for. ``make course`` writes the executed copies and an HTML copy of each into
+``build/course/`` so an instructor can pre-run the course on the room's machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+from helpers.config import ROOT
+
+LESSONS = ROOT / "notebooks"
+MASTERS = ROOT / "instructor" / "homework"
+BUILD = ROOT / "build"
+
+
+def lessons() -> list[Path]:
+    """The day-by-day lessons, ``notebooks/dayNN_*.ipynb``, in teaching order."""
+    return sorted(LESSONS.glob("day*.ipynb"))
+
+
+def masters() -> list[Path]:
+    """The homework masters with solutions and tests, ``instructor/homework/*.ipynb``."""
+    return sorted(MASTERS.glob("*.ipynb"))
+
+
+@dataclass
+class Run:
+    """One executed notebook."""
+
+    path: Path
+    notebook: nbformat.NotebookNode
+    seconds: float
+    error: str | None = None
+    """Why the run failed (the cell's traceback), or ``None`` when it ran to the end."""
+
+
+def problems(nb: nbformat.NotebookNode) -> list[str]:
+    """Error outputs and warnings printed in an executed notebook, as ``'cell N: text'`` lines."""
+    found = []
+    for index, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            if out.output_type == "error":
+                found.append(f"cell {index}: {out.ename}: {out.evalue}")
+            elif out.output_type == "stream" and out.name == "stderr":
+                text = out.text
+                if any(word in text for word in ("Traceback", "Error", "Warning")):
+                    found.append(f"cell {index}: stderr: {text.strip()[:500]}")
+    return found
+
+
+def execute(
+    path: Path, *, fast: bool, cell_timeout: int = 600, env: dict[str, str] | None = None
+) -> Run:
+    """Run the notebook at ``path`` in a fresh kernel in its folder; a cell's error is returned.
+
+    ``env`` adds environment variables for the kernel; ``COURSE_FAST`` follows ``fast``.
+    """
+    nb = nbformat.read(path, as_version=4)
+    kernel_env = {**os.environ, **(env or {}), "COURSE_FAST": "1" if fast else "0"}
+    client = NotebookClient(
+        nb,
+        timeout=cell_timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    start = time.perf_counter()
+    error = None
+    try:
+        client.execute(env=kernel_env)
+    except CellExecutionError as err:
+        error = str(err)
+    except TimeoutError as err:
+        error = f"a cell ran longer than {cell_timeout} s: {err}"
+    return Run(path, nb, time.perf_counter() - start, error)
+
+
+def _html(nb: nbformat.NotebookNode) -> str:
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter().from_notebook_node(nb)
+    return body
+
+
+def build_course(out: Path | None = None, *, fast: bool = False, paths: list[Path] | None = None):
+    """Execute every lesson and master into ``out`` (default ``build/course``), with HTML copies.
+
+    Prints each notebook's time and where its copies are; writes ``timings.json`` beside them.
+    Returns the list of :class:`Run`; a failed notebook is reported and the others still run.
+    """
+    out = out or BUILD / "course"
+    paths = paths if paths is not None else lessons() + masters()
+    runs, timings = [], {}
+    mode = "fast" if fast else "full"
+    print(f"Executing {len(paths)} notebooks in {mode} mode into {out}/")
+    for path in paths:
+        run = execute(path, fast=fast)
+        full = path.resolve()
+        relative = full.relative_to(ROOT) if full.is_relative_to(ROOT) else Path(full.name)
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(run.notebook, target)
+        target.with_suffix(".html").write_text(_html(run.notebook), encoding="utf-8")
+        issues = [run.error] if run.error else problems(run.notebook)
+        status = "ok" if not issues else "FAILED"
+        print(f"  {run.seconds:7.1f} s  {status:6}  {target.with_suffix('.html')}")
+        for issue in issues:
+            print("           " + issue.strip().splitlines()[-1][:300])
+        timings[str(relative)] = {"seconds": round(run.seconds, 2), "status": status}
+        run.error = run.error or ("\n".join(issues) if issues else None)
+        runs.append(run)
+    (out / "timings.json").write_text(json.dumps({"mode": mode, "notebooks": timings}, indent=2))
+    total = sum(r.seconds for r in runs)
+    failed = [r for r in runs if r.error]
+    print(f"Done in {total:.0f} s: {len(runs) - len(failed)} ok, {len(failed)} failed.")
+    return runs

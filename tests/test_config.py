@@ -1,0 +1,36 @@
+import pytest
+
+from helpers import config
+
+
+@pytest.mark.parametrize("value", ["1", "true", "YES", " on "])
+def test_fast_mode_on(value):
+    assert config.fast_mode(value) is True
+
+
+@pytest.mark.parametrize("value", ["", "0", "False", "no", "off"])
+def test_fast_mode_off(value):
+    assert config.fast_mode(value) is False
+
+
+def test_fast_mode_reads_the_environment(monkeypatch):
+    monkeypatch.setenv("COURSE_FAST", "1")
+    assert config.fast_mode() is True
+    assert config.sizes() is config.FAST
+    monkeypatch.setenv("COURSE_FAST", "0")
+    assert config.sizes() is config.FULL
+    monkeypatch.delenv("COURSE_FAST")
+    assert config.sizes() is config.FULL
+
+
+def test_bad_value_names_the_variable_and_the_fix():
+    with pytest.raises(ValueError, match=r"COURSE_FAST='maybe'.*COURSE_FAST=1"):
+        config.fast_mode("maybe")
+
+
+def test_fast_sizes_are_smaller_and_keep_the_lesson_s_intervals():
+    assert config.FULL.day05_epochs == 20_000
+    assert config.FULL.day05_record_every == (1, 100, 200, 1000, 2000, None)
+    assert config.FAST.day05_record_every == config.FULL.day05_record_every
+    for name in ("day00_epochs", "day02_epochs", "day05_epochs", "day05_repeats"):
+        assert 0 < getattr(config.FAST, name) < getattr(config.FULL, name), name

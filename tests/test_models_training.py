@@ -1,0 +1,82 @@
+import pytest
+import torch
+
+import helpers.timing
+from helpers.data import load_iris_split
+from helpers.models import IrisMLP
+from helpers.training import train
+
+
+@pytest.fixture
+def iris():
+    return load_iris_split()
+
+
+def test_iris_mlp_shape_and_parameters():
+    model = IrisMLP()
+    assert model(torch.zeros(5, 4)).shape == (5, 3)
+    assert sum(p.numel() for p in model.parameters()) == 4 * 10 + 10 + 10 * 3 + 3
+    assert IrisMLP(hidden=32).fc1.out_features == 32
+
+
+def test_iris_mlp_rejects_a_bad_width():
+    with pytest.raises(ValueError, match="positive number of units, got 0"):
+        IrisMLP(hidden=0)
+
+
+@pytest.mark.parametrize(
+    ("record_every", "recorded"), [(None, []), (1, list(range(10))), (4, [0, 4, 8]), (100, [0])]
+)
+def test_record_every_records_the_lesson_s_epochs(iris, record_every, recorded):
+    X, _, y, _ = iris
+    result = train(IrisMLP(), X, y, 10, record_every=record_every, progress=False)
+    assert result.recorded_epochs == recorded
+    assert result.recordings == len(recorded)
+
+
+def test_training_lowers_the_loss_and_matches_a_plain_loop(iris):
+    X, _, y, _ = iris
+    torch.manual_seed(0)
+    model = IrisMLP()
+    reference = IrisMLP()
+    reference.load_state_dict(model.state_dict())
+    result = train(model, X, y, 300, record_every=100, progress=False)
+    assert result.final_loss < result.losses[0]
+    assert result.seconds > 0
+
+    optimizer = torch.optim.SGD(reference.parameters(), lr=0.01)
+    for _ in range(300):
+        optimizer.zero_grad()
+        loss = torch.nn.functional.cross_entropy(reference(X), y)
+        loss.backward()
+        optimizer.step()
+    assert result.final_loss == pytest.approx(loss.item(), rel=1e-6)
+
+
+def test_training_synchronises_the_device_around_the_loop(iris, monkeypatch):
+    seen = []
+    monkeypatch.setattr(helpers.timing, "synchronize", lambda device: seen.append(str(device)))
+    X, _, y, _ = iris
+    train(IrisMLP(), X, y, 3, progress=False)
+    assert seen == ["cpu", "cpu"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"epochs": 0}, "epochs must be a positive integer, got 0"),
+        ({"epochs": 2.5}, "epochs must be a positive integer, got 2.5"),
+        ({"epochs": 5, "record_every": 0}, "record_every must be a positive integer or None"),
+    ],
+)
+def test_bad_arguments(iris, kwargs, message):
+    X, _, y, _ = iris
+    with pytest.raises(ValueError, match=message):
+        train(IrisMLP(), X, y, progress=False, **kwargs)
+
+
+def test_model_and_data_on_different_devices(iris):
+    X, _, y, _ = iris
+    model = IrisMLP().to("meta")  # PyTorch's placeholder device stands in for a GPU here
+    with pytest.raises(ValueError, match=r"different devices \(cpu, meta\).*model.to\(device\)"):
+        train(model, X, y, 1, progress=False)

@@ -1,0 +1,102 @@
+"""The repository's own rules: dependencies in step, clean notebooks, lint."""
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+from helpers.config import ROOT, TESTED_TORCH
+
+ALLOWED_CELL_METADATA = {"tags", "slideshow", "nbgrader"}
+ALLOWED_NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
+NOTEBOOKS = sorted(ROOT.glob("notebooks/**/*.ipynb")) + sorted(ROOT.glob("instructor/**/*.ipynb"))
+CONDA_NAMES = {"pytorch": "torch"}  # conda-forge name -> PyPI name
+
+
+def _split(requirement):
+    name, _, bound = re.match(r"([A-Za-z0-9_.-]+)\s*(>=\s*([\w.]+))?", requirement).groups()
+    return name.lower(), bound
+
+
+def test_environment_yml_agrees_with_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    conda = [d for d in env["dependencies"] if isinstance(d, str)]
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+
+    wanted = dict(_split(r) for r in project["dependencies"])
+    have = {}
+    for dep in conda:
+        name, bound = _split(dep)
+        if name not in ("python", "pip"):
+            have[CONDA_NAMES.get(name, name)] = bound
+    assert have == wanted
+    assert _split(next(d for d in conda if d.startswith("python")))[1] == (
+        project["requires-python"].removeprefix(">=")
+    )
+    assert any(line.startswith("-e ") and ".[dev]" in line for line in pip)
+
+
+def test_every_conda_dependency_says_which_day_needs_it():
+    text = (ROOT / "environment.yml").read_text()
+    lines = text.split("\ndependencies:\n", 1)[1].splitlines()
+    deps = [
+        ln
+        for ln in lines
+        if re.match(r"\s+- [a-z]", ln) and not ln.strip()[2:].startswith(("python", "pip"))
+    ]
+    assert deps
+    for line in deps:
+        assert re.search(r"#.*\b(day|days|every day|make course)\b", line), line
+
+
+def test_makefile_pins_the_tested_torch():
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"TORCH_SPEC ?= torch=={TESTED_TORCH}" in makefile
+
+
+def test_ci_runs_the_readme_commands():
+    ci = (ROOT / ".ci" / "run").read_text()
+    readme = (ROOT / "README.md").read_text()
+    assert "make test" in ci and "make course" in ci
+    assert "make test" in readme and "make lab" in readme
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_notebook_is_committed_clean(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    assert set(nb["metadata"]) <= ALLOWED_NOTEBOOK_METADATA, (
+        "notebook metadata beyond the allow-list"
+    )
+    assert nb["metadata"]["kernelspec"]["name"] == "python3"
+    assert set(nb["metadata"].get("course", {})) <= {"day", "title", "minutes"}
+    for index, cell in enumerate(nb["cells"]):
+        where = f"cell {index}"
+        assert set(cell.get("metadata", {})) <= ALLOWED_CELL_METADATA, f"{where}: metadata"
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [], f"{where} has outputs: clear them before committing"
+            assert cell["execution_count"] is None, f"{where} has an execution count"
+
+
+def test_lessons_carry_their_day_and_title():
+    for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
+        course = json.loads(path.read_text())["metadata"]["course"]
+        assert course["day"] == int(path.name[3:5]), path
+        assert course["title"], path
+
+
+def test_ruff_passes():
+    paths = [p for p in ("src", "tests", "notebooks", "instructor") if (ROOT / p).exists()]
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", *paths],
+        cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
