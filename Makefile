@@ -2,6 +2,7 @@
 #   make lab      open JupyterLab on the course
 #   make test     run every test, including every notebook in fast mode
 #   make course   execute every notebook in full mode into build/course/ (with HTML copies)
+#   make student  write the student versions of the homework masters into notebooks/homework/
 # Options: PYTHON=python3.12  TORCH_SPEC=torch==2.13.0  TORCH_INDEX=https://download.pytorch.org/whl/cpu
 
 PYTHON ?= python3
@@ -11,7 +12,7 @@ TORCH_INDEX ?=
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install lab test course lint doctor clean
+.PHONY: help install lab test course student lint doctor clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -37,6 +38,9 @@ test: $(STAMP)
 
 course: $(STAMP)
 	$(PY) -m helpers course
+
+student: $(STAMP)
+	$(PY) -m helpers release
 
 doctor: $(STAMP)
 	$(PY) -m helpers doctor

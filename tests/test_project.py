@@ -86,6 +86,13 @@ def test_notebook_is_committed_clean(path):
             assert cell["execution_count"] is None, f"{where} has an execution count"
 
 
+def test_lessons_link_to_their_homework():
+    for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
+        homework = f"homework/day{path.name[3:5]}_homework.ipynb"
+        if (ROOT / "notebooks" / homework).exists():
+            assert f"]({homework})" in path.read_text(), f"{path.name} should link to {homework}"
+
+
 def test_lessons_carry_their_day_and_title():
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
         course = json.loads(path.read_text())["metadata"]["course"]

@@ -4,6 +4,7 @@ Commands:
     doctor   check this setup: Python, PyTorch and its build, the device, packages, data
     lab      open JupyterLab on the course (what ``make lab`` runs)
     course   execute every notebook into build/course/ with HTML copies (``make course``)
+    release  write the student versions of the homework masters (``make student``)
 """
 
 from __future__ import annotations
@@ -150,6 +151,27 @@ def lab(extra: list[str]) -> int:
         return 0
 
 
+def _release(*, check_only: bool, force: bool) -> int:
+    from helpers import homework  # imported here: nbformat is slow to import
+
+    try:
+        if check_only:
+            stale = homework.out_of_date()
+            for path in stale:
+                print(f"out of date: {path.relative_to(ROOT)} (run `python -m helpers release`)")
+            print("Student versions are current." if not stale else "")
+            return 1 if stale else 0
+        written = homework.release(force=force)
+    except (homework.HomeworkFormatError, FileExistsError, FileNotFoundError) as err:
+        print(f"ERROR: {err}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path.relative_to(ROOT)}")
+    masters = len(homework.all_masters())
+    print(f"{masters} master(s), {len(written)} student version(s) updated, the rest current.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m helpers", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="command")
@@ -160,6 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     course.add_argument("--out", type=Path, default=None, help="output folder (build/course)")
     course.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks")
 
+    release = commands.add_parser("release", help="write student versions of the homework")
+    release.add_argument("--check", action="store_true", help="only report out-of-date copies")
+    release.add_argument("--force", action="store_true", help="overwrite answered copies (backup)")
+
     args, extra = parser.parse_known_args(argv)
     if args.command == "lab":
         return lab(extra)
@@ -167,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognised arguments: {' '.join(extra)}")
     if args.command == "doctor":
         return doctor()
+    if args.command == "release":
+        return _release(check_only=args.check, force=args.force)
     if args.command == "course":
         from helpers.notebooks import build_course  # imported here: nbformat is slow to import
 

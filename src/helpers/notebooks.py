@@ -18,20 +18,15 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 from helpers.config import ROOT
+from helpers.homework import all_masters
 
 LESSONS = ROOT / "notebooks"
-MASTERS = ROOT / "instructor" / "homework"
 BUILD = ROOT / "build"
 
 
 def lessons() -> list[Path]:
     """The day-by-day lessons, ``notebooks/dayNN_*.ipynb``, in teaching order."""
     return sorted(LESSONS.glob("day*.ipynb"))
-
-
-def masters() -> list[Path]:
-    """The homework masters with solutions and tests, ``instructor/homework/*.ipynb``."""
-    return sorted(MASTERS.glob("*.ipynb"))
 
 
 @dataclass
@@ -60,13 +55,19 @@ def problems(nb: nbformat.NotebookNode) -> list[str]:
 
 
 def execute(
-    path: Path, *, fast: bool, cell_timeout: int = 600, env: dict[str, str] | None = None
+    path: Path,
+    *,
+    fast: bool,
+    cell_timeout: int = 600,
+    env: dict[str, str] | None = None,
+    notebook: nbformat.NotebookNode | None = None,
 ) -> Run:
     """Run the notebook at ``path`` in a fresh kernel in its folder; a cell's error is returned.
 
     ``env`` adds environment variables for the kernel; ``COURSE_FAST`` follows ``fast``.
+    ``notebook`` runs that notebook instead of the file's content (still in the file's folder).
     """
-    nb = nbformat.read(path, as_version=4)
+    nb = notebook if notebook is not None else nbformat.read(path, as_version=4)
     kernel_env = {**os.environ, **(env or {}), "COURSE_FAST": "1" if fast else "0"}
     client = NotebookClient(
         nb,
@@ -99,7 +100,7 @@ def build_course(out: Path | None = None, *, fast: bool = False, paths: list[Pat
     Returns the list of :class:`Run`; a failed notebook is reported and the others still run.
     """
     out = out or BUILD / "course"
-    paths = paths if paths is not None else lessons() + masters()
+    paths = paths if paths is not None else lessons() + all_masters()
     runs, timings = [], {}
     mode = "fast" if fast else "full"
     print(f"Executing {len(paths)} notebooks in {mode} mode into {out}/")
