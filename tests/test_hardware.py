@@ -72,3 +72,29 @@ def test_usable_cpus_honours_affinity_and_container_quotas(
         hardware.os, "sched_getaffinity", lambda pid: set(range(affinity)), raising=False
     )
     assert hardware.usable_cpus() == expected
+
+
+def test_cpu_name_on_linux_reads_proc_cpuinfo(monkeypatch, tmp_path):
+    (tmp_path / "cpuinfo").write_text("processor\t: 0\nmodel name\t: AMD EPYC 9654 96-Core\n")
+    real_path = hardware.Path
+    monkeypatch.setattr(hardware.platform, "system", lambda: "Linux")
+    monkeypatch.setattr(
+        hardware, "Path", lambda p: real_path(str(p).replace("/proc", str(tmp_path)))
+    )
+    assert hardware.cpu_name() == "AMD EPYC 9654 96-Core"
+
+
+def test_cpu_name_on_a_mac_asks_sysctl(monkeypatch):
+    class Done:
+        stdout = "Apple M3 Pro\n"
+
+    monkeypatch.setattr(hardware.platform, "system", lambda: "Darwin")
+    monkeypatch.setattr(hardware.subprocess, "run", lambda *a, **k: Done())
+    assert hardware.cpu_name() == "Apple M3 Pro"
+
+
+def test_cpu_name_falls_back_to_the_architecture(monkeypatch):
+    monkeypatch.setattr(hardware.platform, "system", lambda: "Plan9")
+    monkeypatch.setattr(hardware.platform, "processor", lambda: "")
+    monkeypatch.setattr(hardware.platform, "machine", lambda: "riscv64")
+    assert hardware.cpu_name() == "riscv64"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
+from nbclient.exceptions import CellExecutionError, DeadKernelError
 
 from helpers.config import ROOT
 from helpers.homework import all_masters
@@ -83,6 +83,8 @@ def execute(
         error = str(err)
     except TimeoutError as err:
         error = f"a cell ran longer than {cell_timeout} s: {err}"
+    except DeadKernelError as err:
+        error = f"the kernel died (out of memory?): {err}"
     return Run(path, nb, time.perf_counter() - start, error)
 
 
