@@ -86,7 +86,7 @@ def test_cpu_name_on_linux_reads_proc_cpuinfo(monkeypatch, tmp_path):
 
 def test_cpu_name_on_a_mac_asks_sysctl(monkeypatch):
     class Done:
-        stdout = "Apple M3 Pro\n"
+        returncode, stdout = 0, "Apple M3 Pro\n"
 
     monkeypatch.setattr(hardware.platform, "system", lambda: "Darwin")
     monkeypatch.setattr(hardware.subprocess, "run", lambda *a, **k: Done())
@@ -98,3 +98,93 @@ def test_cpu_name_falls_back_to_the_architecture(monkeypatch):
     monkeypatch.setattr(hardware.platform, "processor", lambda: "")
     monkeypatch.setattr(hardware.platform, "machine", lambda: "riscv64")
     assert hardware.cpu_name() == "riscv64"
+
+
+INTEL_SPR = """processor\t: 0
+vendor_id\t: GenuineIntel
+cpu family\t: 6
+model\t\t: 143
+model name\t: Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz
+stepping\t: 8
+flags\t\t: fpu sse4_1 sse4_2 avx fma avx2 avx512f avx512_vnni avx512_bf16 avx512_fp16 amx_tile \
+amx_bf16 amx_int8
+
+processor\t: 1
+vendor_id\t: GenuineIntel
+"""
+AMD_GENOA = "vendor_id : AuthenticAMD\ncpu family : 25\nmodel : 17\nmodel name : AMD EPYC 9654\n"
+AMD_MILAN = "vendor_id : AuthenticAMD\ncpu family : 25\nmodel : 1\nmodel name : AMD EPYC\n"
+GRAVITON3 = """processor\t: 0
+BogoMIPS\t: 2100.00
+Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 asimddp sve i8mm bf16
+CPU implementer\t: 0x41
+CPU architecture: 8
+CPU part\t: 0xd40
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "arch", "generation", "widest"),
+    [
+        (INTEL_SPR, "x86_64", "Sapphire Rapids", "AMX-INT8"),
+        (AMD_GENOA, "x86_64", "Zen 4", "none"),
+        (AMD_MILAN, "x86_64", "Zen 3", "none"),
+        (GRAVITON3, "aarch64", "Neoverse V1", "SVE"),
+    ],
+)
+def test_cpuinfo_is_read_into_a_generation_and_extensions(text, arch, generation, widest):
+    info = hardware.parse_cpuinfo(text)
+    assert hardware.microarchitecture(info) == generation
+    found = hardware.vector_extensions(info["flags"], machine=arch)
+    assert (found[-1] if found else "none") == widest
+
+
+def test_sapphire_rapids_in_detail():
+    info = hardware.parse_cpuinfo(INTEL_SPR)
+    assert info["name"].startswith("Intel(R) Xeon(R) Platinum 8481C")
+    assert (info["family"], info["model"], info["stepping"]) == (6, 143, 8)
+    found = hardware.vector_extensions(info["flags"], machine="x86_64")
+    assert found[:4] == ["SSE4.2", "AVX", "FMA", "AVX2"] and "AVX-512 BF16" in found
+
+
+@pytest.mark.parametrize(
+    ("info", "expected"),
+    [
+        ({"vendor": "GenuineIntel", "family": 6, "model": 0x01}, "unknown (family 0x6, model 0x1"),
+        ({"vendor": "AuthenticAMD", "family": 0x17, "model": 0x31}, "Zen 2"),
+        ({"vendor": "AuthenticAMD", "family": 0x1A, "model": 0x02}, "Zen 5"),
+        ({"name": "Apple M3 Pro"}, "Apple M3 Pro"),
+        ({"name": "something"}, "unknown"),
+    ],
+)
+def test_microarchitecture_edges(info, expected):
+    assert hardware.microarchitecture(info).startswith(expected)
+
+
+def test_cache_sizes_from_sysfs(tmp_path):
+    for index, (level, kind, size, shared) in enumerate(
+        [
+            (1, "Data", "48K", "0,64"),
+            (2, "Unified", "2048K", "0,64"),
+            (3, "Unified", "107520K", "0-127"),
+        ]
+    ):
+        folder = tmp_path / f"index{index}"
+        folder.mkdir()
+        for name, value in (("level", level), ("type", kind), ("size", size),
+                            ("shared_cpu_list", shared)):  # fmt: skip
+            (folder / name).write_text(f"{value}\n")
+    assert hardware.cache_sizes(tmp_path) == {
+        "L1d": "48 KiB (shared by CPUs 0,64)",
+        "L2": "2 MiB (shared by CPUs 0,64)",
+        "L3": "105 MiB (shared by CPUs 0-127)",
+    }
+
+
+def test_cpu_info_and_torch_info_on_this_machine():
+    cpu = hardware.cpu_info()
+    assert cpu["physical_cores"] >= 1 and cpu["logical_cpus"] >= cpu["physical_cores"]
+    assert cpu["memory_available_gb"] <= cpu["memory_total_gb"]
+    info = hardware.torch_info()
+    assert info["intra_op_threads"] == torch.get_num_threads()
+    assert info["cpu_capability"] == torch.backends.cpu.get_cpu_capability()

@@ -53,8 +53,12 @@ class Sizes:
     fast: bool
     # Day 0: a few training steps that prove the setup works.
     day00_epochs: int
-    # Day 2: training the Iris MLP on the chosen device.
+    # Day 1: how long the live view watches a workload.
+    day01_watch_seconds: float
+    # Day 2: training the Iris MLP on the chosen device; host-to-device copy sizes and repeats.
     day02_epochs: int
+    day02_copy_sizes: tuple[int, ...]
+    day02_copy_repeats: int
     # Day 5: the logging-frequency experiment (20000 full-batch epochs in the lesson).
     day05_epochs: int
     day05_record_every: tuple[int | None, ...]
@@ -64,7 +68,10 @@ class Sizes:
 FULL = Sizes(
     fast=False,
     day00_epochs=500,
+    day01_watch_seconds=4.0,
     day02_epochs=2000,
+    day02_copy_sizes=tuple(2**k for k in range(10, 29, 2)),  # 1 KiB to 256 MiB
+    day02_copy_repeats=15,
     day05_epochs=20_000,
     day05_record_every=(1, 100, 200, 1000, 2000, None),
     day05_repeats=5,
@@ -73,7 +80,10 @@ FULL = Sizes(
 FAST = Sizes(
     fast=True,
     day00_epochs=50,
+    day01_watch_seconds=1.0,
     day02_epochs=200,
+    day02_copy_sizes=tuple(2**k for k in range(10, 23, 4)),  # 1 KiB to 4 MiB
+    day02_copy_repeats=3,
     day05_epochs=2_000,
     day05_record_every=(1, 100, 200, 1000, 2000, None),
     day05_repeats=2,

@@ -1,0 +1,174 @@
+"""Watching memory and utilisation while something runs: a small live view, like
+``nvidia-smi -l 1`` inside the notebook.
+
+On a machine with an NVIDIA driver it reads every GPU's memory and utilisation through NVML
+(the library behind ``nvidia-smi``, via the ``nvidia-ml-py`` package). Without one it says so and
+shows this process's CPU use and memory instead (and, on a Mac, the memory MPS has allocated)::
+
+    with LiveView() as view:
+        train(...)               # the bars update while this runs
+    view.history                 # every reading, as a DataFrame
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from types import ModuleType
+
+import pandas as pd
+import psutil
+import torch
+
+
+@functools.cache
+def nvml() -> ModuleType | None:
+    """The initialised ``pynvml`` module, or ``None`` without an NVIDIA driver (or the package)."""
+    try:
+        import pynvml
+    except ImportError:
+        return None
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError:
+        return None
+    return pynvml
+
+
+class Sampler:
+    """Takes one reading of the GPUs (or, without NVML, of this process) each time it is called."""
+
+    def __init__(self) -> None:
+        self.process = psutil.Process()
+        self.process.cpu_percent(None)  # the first call only starts the measurement
+        self.lib = nvml()
+        self.mps = self.lib is None and torch.backends.mps.is_available()
+
+    @property
+    def source(self) -> str:
+        if self.lib is not None:
+            return "NVIDIA GPU(s), read through NVML"
+        if self.mps:
+            return "no NVIDIA driver: the Apple GPU's memory (MPS) and this process's CPU use"
+        return "no GPU or driver found: this process's CPU use and memory instead"
+
+    def __call__(self) -> dict[str, float]:
+        row = {
+            "seconds": time.monotonic(),
+            "process_cpu_percent": self.process.cpu_percent(None),
+            "process_memory_gb": self.process.memory_info().rss / 1e9,
+        }
+        if self.lib is not None:
+            for i in range(self.lib.nvmlDeviceGetCount()):
+                handle = self.lib.nvmlDeviceGetHandleByIndex(i)
+                memory = self.lib.nvmlDeviceGetMemoryInfo(handle)
+                row[f"gpu{i}_memory_used_gb"] = memory.used / 1e9
+                row[f"gpu{i}_memory_total_gb"] = memory.total / 1e9
+                row[f"gpu{i}_utilization_percent"] = self.lib.nvmlDeviceGetUtilizationRates(
+                    handle
+                ).gpu
+        elif self.mps:
+            row["mps_allocated_gb"] = torch.mps.driver_allocated_memory() / 1e9
+        return row
+
+
+class LiveView:
+    """Bars for memory and utilisation that update every ``interval`` seconds while a block runs.
+
+    Use it as a context manager around the code to watch. The readings are kept in
+    :attr:`history`; :meth:`summary` describes them in one line.
+    """
+
+    def __init__(self, interval: float = 0.5, sampler=None) -> None:
+        if interval <= 0:
+            raise ValueError(f"interval must be a positive number of seconds, got {interval}")
+        self.interval = interval
+        self.sampler = sampler or Sampler()
+        self.rows: list[dict[str, float]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._bars: dict = {}
+        self.widget = None
+
+    # The widgets: one labelled bar per quantity, made from the first reading.
+    def _build(self, first: dict[str, float]) -> None:
+        import ipywidgets as widgets
+
+        cpus = psutil.cpu_count() or 1
+        total = psutil.virtual_memory().total / 1e9
+        specs = {"process_cpu_percent": ("CPU %", 100.0 * cpus, "%")}
+        specs["process_memory_gb"] = ("memory (GB)", total, "GB")
+        for key in first:
+            if key.endswith("_utilization_percent"):
+                specs[key] = (f"{key.split('_')[0].upper()} busy %", 100.0, "%")
+            elif key.endswith("_memory_used_gb"):
+                gpu = key.split("_")[0]
+                specs[key] = (f"{gpu.upper()} memory (GB)", first[f"{gpu}_memory_total_gb"], "GB")
+            elif key == "mps_allocated_gb":
+                specs[key] = ("MPS memory (GB)", total, "GB")
+        rows = []
+        for key, (label, top, unit) in specs.items():
+            bar = widgets.FloatProgress(value=0, min=0, max=top, description=label,
+                                        style={"description_width": "9em"})  # fmt: skip
+            text = widgets.Label()
+            self._bars[key] = (bar, text, unit)
+            rows.append(widgets.HBox([bar, text]))
+        head = widgets.HTML(f"<b>Live view</b>: {getattr(self.sampler, 'source', '')}")
+        self.widget = widgets.VBox([head, *rows])
+
+    def _show(self, row: dict[str, float]) -> None:
+        for key, (bar, text, unit) in self._bars.items():
+            value = row.get(key, 0.0)
+            bar.value = min(value, bar.max)
+            text.value = f"{value:.1f} {unit}" + (f" of {bar.max:.1f}" if unit == "GB" else "")
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._record()
+
+    def _record(self) -> None:
+        row = self.sampler()
+        self.rows.append(row)
+        self._show(row)
+
+    def __enter__(self) -> LiveView:
+        from IPython.display import display
+
+        first = self.sampler()
+        self.rows.append(first)
+        self._build(first)
+        self._show(first)
+        display(self.widget)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._loop, daemon=True, name="live-view")
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self._record()  # the state at the end, so an executed copy shows it
+
+    @property
+    def history(self) -> pd.DataFrame:
+        """Every reading, with ``seconds`` counted from the first one."""
+        table = pd.DataFrame(self.rows)
+        if not table.empty:
+            table["seconds"] -= table["seconds"].iloc[0]
+        return table
+
+    def summary(self) -> str:
+        """The readings in one line: how long, how many, and the peaks."""
+        table = self.history
+        parts = [f"{len(table)} readings over {table['seconds'].iloc[-1]:.1f} s"]
+        for key in table.columns:
+            if key.endswith("_utilization_percent"):
+                gpu = key.split("_")[0].upper()
+                parts.append(f"{gpu} busy {table[key].mean():.0f}% on average")
+            elif key.endswith(("_memory_used_gb", "_memory_gb", "_allocated_gb")):
+                name = key.removesuffix("_gb").replace("_", " ")
+                parts.append(f"peak {name} {table[key].max():.2f} GB")
+        parts.append(f"process CPU {table['process_cpu_percent'].mean():.0f}% on average")
+        return "; ".join(parts)
