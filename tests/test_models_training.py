@@ -20,7 +20,7 @@ def test_iris_mlp_shape_and_parameters():
 
 
 def test_iris_mlp_rejects_a_bad_width():
-    with pytest.raises(ValueError, match="positive number of units, got 0"):
+    with pytest.raises(ValueError, match="hidden must be a positive number of units, got 0"):
         IrisMLP(hidden=0)
 
 

@@ -59,6 +59,9 @@ class Sizes:
     day02_epochs: int
     day02_copy_sizes: tuple[int, ...]
     day02_copy_repeats: int
+    # Day 4: the Heart Disease MLP, and repeats of 5-fold cross-validation.
+    day04_epochs: int
+    day04_cv_repeats: int
     # Day 5: the logging-frequency experiment (20000 full-batch epochs in the lesson).
     day05_epochs: int
     day05_record_every: tuple[int | None, ...]
@@ -72,6 +75,8 @@ FULL = Sizes(
     day02_epochs=2000,
     day02_copy_sizes=tuple(2**k for k in range(10, 29, 2)),  # 1 KiB to 256 MiB
     day02_copy_repeats=15,
+    day04_epochs=3000,
+    day04_cv_repeats=10,
     day05_epochs=20_000,
     day05_record_every=(1, 100, 200, 1000, 2000, None),
     day05_repeats=5,
@@ -84,6 +89,8 @@ FAST = Sizes(
     day02_epochs=200,
     day02_copy_sizes=tuple(2**k for k in range(10, 23, 4)),  # 1 KiB to 4 MiB
     day02_copy_repeats=3,
+    day04_epochs=300,
+    day04_cv_repeats=2,
     day05_epochs=2_000,
     day05_record_every=(1, 100, 200, 1000, 2000, None),
     day05_repeats=2,

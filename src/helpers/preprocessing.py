@@ -1,0 +1,147 @@
+"""Preprocessing the Heart Disease data: the lesson's ``HeartPreprocessor``.
+
+Used as in the lesson, an instance is called like a function::
+
+    prep = HeartPreprocessor(strategy="median", scale=True)
+    X_train_p = prep(X_train, is_train=True)    # learns medians, means, std devs from train
+    X_test_p = prep(X_test, is_train=False)     # applies what it learned; never refits
+
+It is also a scikit-learn transformer (``fit``, ``transform``, ``fit_transform``,
+``get_feature_names_out``; usable in a ``Pipeline``; picklable), built on scikit-learn's own
+``SimpleImputer``, ``StandardScaler`` and ``OneHotEncoder``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.compose import ColumnTransformer
+from sklearn.exceptions import NotFittedError
+from sklearn.impute import SimpleImputer
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.utils.validation import check_is_fitted
+
+from helpers.data import HEART_FEATURES
+
+CATEGORICAL = ("cp", "restecg", "slope", "thal")
+"""Columns whose numbers are codes for categories (chest pain type 1-4, ...), not quantities."""
+
+STRATEGIES = ("median", "mean", "most_frequent")
+
+
+class HeartPreprocessor(TransformerMixin, BaseEstimator):
+    """Impute missing values, then scale (and optionally one-hot encode), fitted on training rows.
+
+    Args:
+        strategy: how to fill missing values in numeric columns: ``"median"``, ``"mean"`` or
+            ``"most_frequent"``, computed on the training rows.
+        scale: standardise numeric columns (mean 0, standard deviation 1 on the training rows).
+        categorical: columns to one-hot encode instead of scaling (missing values there are filled
+            with the most frequent category first). ``()``, the default, treats every column as a
+            number, as the lesson's first version does; pass :data:`CATEGORICAL` for the grown-up
+            version. ``ca`` (a count of vessels, 0-3) is ordered, so it stays numeric.
+
+    Input: a DataFrame with the 13 feature columns of :func:`helpers.data.load_heart`, in any
+    order. Other columns (``num``, ``target``, your own) are ignored and listed in
+    ``ignored_columns_`` after fitting.
+
+    Output: calling the instance, ``transform`` and ``fit_transform`` return a **DataFrame** with
+    the feature names of :meth:`get_feature_names_out` (e.g. ``age``, ``cp_4.0``) and the input's
+    index.
+    """
+
+    def __init__(self, strategy: str = "median", scale: bool = True, categorical=()):
+        self.strategy = strategy
+        self.scale = scale
+        self.categorical = categorical
+
+    # The lesson's interface -----------------------------------------------------------------------
+
+    def __call__(self, X: pd.DataFrame, is_train: bool) -> pd.DataFrame:
+        """Fit on ``X`` and transform it when ``is_train``; otherwise only transform it."""
+        if is_train:
+            return self.fit_transform(X)
+        if not hasattr(self, "transformer_"):
+            raise NotFittedError(
+                "This HeartPreprocessor has not been fitted yet: call it on the training rows "
+                "first, prep(X_train, is_train=True), then prep(X_test, is_train=False)."
+            )
+        return self.transform(X)
+
+    # scikit-learn's interface ---------------------------------------------------------------------
+
+    def fit(self, X: pd.DataFrame, y=None) -> HeartPreprocessor:
+        """Learn the fill values, scaling and categories from the training rows ``X``."""
+        if self.strategy not in STRATEGIES:
+            raise ValueError(
+                f"strategy={self.strategy!r} is not one of {', '.join(map(repr, STRATEGIES))}."
+            )
+        unknown = [c for c in self.categorical if c not in HEART_FEATURES]
+        if unknown:
+            raise ValueError(f"categorical names columns that are not features: {unknown}.")
+        features = self._check(X)
+        numeric = [c for c in HEART_FEATURES if c not in self.categorical]
+        numeric_steps = [SimpleImputer(strategy=self.strategy)]
+        if self.scale:
+            numeric_steps.append(StandardScaler())
+        parts = [("numeric", make_pipeline(*numeric_steps), numeric)]
+        if self.categorical:
+            categories = make_pipeline(
+                SimpleImputer(strategy="most_frequent"),
+                OneHotEncoder(handle_unknown="ignore", sparse_output=False),
+            )
+            parts.append(("categorical", categories, list(self.categorical)))
+        self.transformer_ = ColumnTransformer(parts, verbose_feature_names_out=False)
+        self.transformer_.set_output(transform="pandas")
+        self.transformer_.fit(features)
+        self.ignored_columns_ = [c for c in X.columns if c not in HEART_FEATURES]
+        self.feature_names_in_ = pd.Index(HEART_FEATURES).to_numpy(dtype=object)
+        self.n_features_in_ = len(HEART_FEATURES)
+        return self
+
+    def transform(self, X: pd.DataFrame) -> pd.DataFrame:
+        """Apply what :meth:`fit` learned to ``X``; never learns anything from it."""
+        check_is_fitted(self, "transformer_")
+        return self.transformer_.transform(self._check(X, fitting=False))
+
+    def get_feature_names_out(self, input_features=None):
+        """The output columns: the numeric features, then one column per category seen."""
+        check_is_fitted(self, "transformer_")
+        return self.transformer_.get_feature_names_out()
+
+    # Checking the input ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _check(X, fitting: bool = True) -> pd.DataFrame:
+        """The 13 feature columns of ``X`` in the course's order, or a clear error."""
+        if not isinstance(X, pd.DataFrame):
+            raise TypeError(
+                f"HeartPreprocessor needs a pandas DataFrame with named columns, got "
+                f"{type(X).__name__}. Use the frame from helpers.data.load_heart()."
+            )
+        if len(X) == 0:
+            raise ValueError("The DataFrame is empty: there are no rows to preprocess.")
+        missing = [c for c in HEART_FEATURES if c not in X.columns]
+        if missing:
+            raise ValueError(
+                f"Missing required column(s): {', '.join(missing)}. HeartPreprocessor needs all "
+                f"13 features: {', '.join(HEART_FEATURES)}."
+            )
+        features = X[HEART_FEATURES]
+        for column in HEART_FEATURES:
+            if not pd.api.types.is_numeric_dtype(features[column]):
+                values = pd.to_numeric(features[column], errors="coerce")
+                bad = features[column][values.isna() & features[column].notna()].unique()[:3]
+                raise ValueError(
+                    f"Column {column!r} must hold numbers but has text such as "
+                    f"{', '.join(map(repr, bad))}. Write missing values as NaN (read the CSV with "
+                    "na_values='?')."
+                )
+        empty = [c for c in HEART_FEATURES if features[c].isna().all()]
+        if empty and fitting:
+            raise ValueError(
+                f"Column(s) {', '.join(empty)} have no values at all in the training rows: "
+                "there is nothing to learn a fill value from."
+            )
+        return features
