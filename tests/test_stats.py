@@ -15,6 +15,7 @@ def test_a_clear_difference_is_distinguishable():
 def test_noise_is_called_noise():
     d = paired_difference([1.0, 2.0, 3.0, 4.0], [2.0, 1.0, 4.0, 3.0])
     assert d.mean == 0 and d.low < 0 < d.high and not d.distinguishable
+    assert d.verdict().startswith("A minus b is +0.0000")
     assert "cannot tell the two apart" in d.verdict()
 
 

@@ -35,12 +35,14 @@ class Difference:
             f"{self.mean:+.4f} ({self.confidence:.0%} interval {self.low:+.4f} to {self.high:+.4f})"
         )
         if not self.distinguishable:
-            return (
+            text = (
                 f"{a} minus {b} is {interval}: the interval includes zero, so these {self.n} "
                 "paired measurements cannot tell the two apart."
             )
-        larger, smaller = (a, b) if self.mean > 0 else (b, a)
-        return f"{a} minus {b} is {interval}: {larger} is larger than {smaller}."
+        else:
+            larger, smaller = (a, b) if self.mean > 0 else (b, a)
+            text = f"{a} minus {b} is {interval}: {larger} is larger than {smaller}."
+        return text[0].upper() + text[1:]
 
 
 def paired_difference(a, b, confidence: float = 0.95) -> Difference:
