@@ -1,9 +1,11 @@
+import random
 import time
 
 import pytest
+import torch
 
 import helpers.timing
-from helpers.timing import Measurement, measure, timed
+from helpers.timing import Measurement, fit_affine, measure, timed
 
 
 def test_timed_synchronises_before_each_clock_read(monkeypatch):
@@ -39,3 +41,126 @@ def test_median_and_spread():
 def test_measure_rejects_bad_counts():
     with pytest.raises(ValueError, match="need repeats >= 1 and warmup >= 0, got 0 and 1"):
         measure(lambda: None, device="cpu", repeats=0, warmup=1)
+
+
+def test_compare_shuffles_the_order_each_round_and_syncs_around_every_run(monkeypatch):
+    events = []
+    monkeypatch.setattr(helpers.timing, "synchronize", lambda device: events.append("sync"))
+    variants = {name: (lambda name=name: events.append(name)) for name in "abcd"}
+    result = helpers.timing.compare(variants, device="cuda", repeats=6, warmup=1, seed=3)
+    assert events[:4] == ["a", "b", "c", "d"]  # the warm-up, untimed
+    timed_part = events[4:]
+    assert len(timed_part) == 6 * 4 * 3  # every run: sync, work, sync
+    assert all(timed_part[i] == "sync" and timed_part[i + 2] == "sync"
+               for i in range(0, len(timed_part), 3))  # fmt: skip
+    ran = timed_part[1::3]
+    assert [ran[i : i + 4] for i in range(0, len(ran), 4)] == result.order
+    assert all(sorted(round_) == list("abcd") for round_ in result.order)
+    assert len({tuple(r) for r in result.order}) > 1, "the order must change between rounds"
+    assert {len(m.samples) for m in result.measurements.values()} == {6}
+    again = helpers.timing.compare(variants, device="cpu", repeats=6, warmup=0, seed=3)
+    assert again.order == result.order  # reproducible from the seed
+
+
+def test_compare_table_and_ratios():
+    result = helpers.timing.Comparison(
+        {"slow": Measurement([4.0, 6.0, 8.0]), "fast": Measurement([1.0, 2.0, 2.0])}
+    )
+    table = result.table()
+    assert table.loc["slow", "median_s"] == 6.0 and table.loc["fast", "runs"] == 3
+    assert result.ratios("slow", "fast").samples == [4.0, 3.0, 4.0]
+
+
+def test_compare_measures_known_workloads():
+    result = helpers.timing.compare(
+        {"10 ms": lambda: time.sleep(0.01), "30 ms": lambda: time.sleep(0.03)},
+        device="cpu", repeats=3, warmup=0,
+    )  # fmt: skip
+    # sleep never returns early; on a busy machine it may return late, hence the wide upper bound
+    assert 0.01 <= result.measurements["10 ms"].median < 0.1
+    assert 0.03 <= result.measurements["30 ms"].median < 0.15
+
+
+def test_compare_rejects_nothing_to_compare():
+    with pytest.raises(ValueError, match="at least one variant"):
+        helpers.timing.compare({}, device="cpu")
+
+
+def test_benchmark_times_a_short_statement_and_syncs(monkeypatch):
+    seen = []
+    real = helpers.timing.synchronize
+    monkeypatch.setattr(
+        helpers.timing, "synchronize", lambda device: (seen.append(str(device)), real(device))
+    )
+    result = helpers.timing.benchmark(lambda: time.sleep(0.002), device="cpu", min_run_time=0.05)
+    assert seen and set(seen) == {"cpu"}
+    assert 0.002 <= result.median < 0.02  # per call, not per block
+
+
+def test_profile_ops_counts_the_operators():
+    x = torch.ones(8, 8)
+    table = helpers.timing.profile_ops(lambda: [x @ x for _ in range(3)], device="cpu")
+    assert table.loc["aten::mm", "calls"] == 3
+    assert (table["self_cpu_us"] >= 0).all()
+
+
+# --- fit_affine and its verdict, on synthetic data for each case ------------------------------
+
+X = [1, 10, 20, 100, 200] * 4  # recordings, as in day 5
+
+
+def points(a, b, noise, seed=0):
+    rng = random.Random(seed)
+    return [a + b * x + rng.gauss(0, noise) for x in X]
+
+
+def test_fit_recovers_a_known_line():
+    fit = fit_affine(X, points(5.0, 0.001, 0.0001))
+    assert fit.a == pytest.approx(5.0, abs=0.001) and fit.b == pytest.approx(0.001, rel=0.01)
+    assert fit.a_low < 5.0 < fit.a_high and fit.b_low < 0.001 < fit.b_high
+
+
+def test_exact_line_matches_numpy_polyfit():
+    import numpy as np
+
+    ys = points(2.0, 0.5, 0.3, seed=4)
+    b, a = np.polyfit(X, ys, 1)
+    fit = fit_affine(X, ys)
+    assert (fit.a, fit.b) == pytest.approx((a, b))
+
+
+def test_verdict_cost_larger_than_noise():
+    fit = fit_affine(X, points(5.0, 0.002, 0.01))  # 0.4 s across the range, 10 ms noise
+    assert fit.b_distinguishable and fit.effect_larger_than_noise
+    assert "distinguishable from zero" in fit.verdict() and "larger than" in fit.verdict()
+
+
+def test_verdict_cost_real_but_smaller_than_noise():
+    xs = X * 50  # many runs pin b down even though each run is noisy
+    ys = [5.0 + 0.0004 * x + random.Random(i).gauss(0, 0.1) for i, x in enumerate(xs)]
+    fit = fit_affine(xs, ys)
+    assert fit.b_distinguishable and not fit.effect_larger_than_noise
+    assert "smaller than the run-to-run noise" in fit.verdict()
+
+
+def test_verdict_no_cost():
+    fit = fit_affine(X, points(5.0, 0.0, 0.05))
+    assert not fit.b_distinguishable
+    assert "cannot tell it from nothing" in fit.verdict("one .item()")
+    assert "The price of one .item()" in fit.verdict("one .item()")
+
+
+def test_verdict_negative_cost_is_called_a_drift():
+    fit = fit_affine(X, points(5.0, -0.002, 0.01))
+    assert fit.b_distinguishable and fit.b < 0
+    assert "not a real cost" in fit.verdict()
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "message"),
+    [([1, 2], [1, 2], "at least 3 points"), ([1, 1, 1], [1, 2, 3], "2 different x values"),
+     ([1, 2, 3], [1, 2], "same length")],
+)  # fmt: skip
+def test_fit_rejects_what_cannot_be_fitted(x, y, message):
+    with pytest.raises(ValueError, match=message):
+        fit_affine(x, y)

@@ -2,17 +2,32 @@
 
 GPU work is queued and runs later, so a clock read right after ``model(x)`` measures only the
 queueing. Every measurement here synchronises the device before it reads the clock.
+
+* :func:`timed` times one block; :func:`measure` repeats one piece of work.
+* :func:`compare` times several variants against each other: warm-up, then rounds in which every
+  variant runs once, in a shuffled order, so that slow drifts of the machine (other programs,
+  temperature, caches) fall on all variants alike.
+* :func:`benchmark` uses ``torch.utils.benchmark`` for short statements (microseconds), with the
+  number of threads set explicitly.
+* :func:`profile_ops` uses the PyTorch profiler for a per-operator breakdown.
+* :func:`fit_affine` fits ``time = a + b * x`` and :meth:`AffineFit.verdict` says what the data
+  support, so notebooks never state a conclusion written in advance.
 """
 
 from __future__ import annotations
 
+import math
+import random
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import pandas as pd
 import torch
+import torch.utils.benchmark as torch_benchmark
+from scipy import stats
 
 from helpers.device import synchronize
 
@@ -67,6 +82,11 @@ class Measurement:
         return q3 - q1
 
 
+def _check_counts(repeats: int, warmup: int) -> None:
+    if repeats < 1 or warmup < 0:
+        raise ValueError(f"need repeats >= 1 and warmup >= 0, got {repeats} and {warmup}")
+
+
 def measure(
     fn: Callable[[], object], *, device: torch.device | str, repeats: int = 10, warmup: int = 2
 ) -> Measurement:
@@ -75,8 +95,7 @@ def measure(
     Each call is timed on its own with :func:`timed`, so the device is synchronised before and
     after it: the samples include the work the device does, not just the time to queue it.
     """
-    if repeats < 1 or warmup < 0:
-        raise ValueError(f"need repeats >= 1 and warmup >= 0, got {repeats} and {warmup}")
+    _check_counts(repeats, warmup)
     for _ in range(warmup):
         fn()
     samples = []
@@ -85,3 +104,195 @@ def measure(
             fn()
         samples.append(watch.seconds)
     return Measurement(samples)
+
+
+@dataclass
+class Comparison:
+    """What :func:`compare` measured: one :class:`Measurement` per variant, and the run order."""
+
+    measurements: dict[str, Measurement]
+    order: list[list[str]] = field(default_factory=list)
+    """The order the variants ran in, one list per round."""
+
+    def table(self) -> pd.DataFrame:
+        """Median, quartiles, spread and number of samples per variant, in seconds."""
+        rows = {
+            name: {
+                "median_s": m.median,
+                "q1_s": m.quartiles[0],
+                "q3_s": m.quartiles[1],
+                "spread_s": m.spread,
+                "runs": len(m.samples),
+            }  # fmt: skip
+            for name, m in self.measurements.items()
+        }
+        return pd.DataFrame(rows).T.astype({"runs": int})
+
+    def ratios(self, baseline: str, variant: str) -> Measurement:
+        """``baseline time / variant time`` round by round: how many times faster ``variant`` is."""
+        pairs = zip(self.measurements[baseline].samples, self.measurements[variant].samples,
+                    strict=True)  # fmt: skip
+        return Measurement([b / v for b, v in pairs])
+
+
+def compare(
+    variants: dict[str, Callable[[], object]],
+    *,
+    device: torch.device | str,
+    repeats: int = 5,
+    warmup: int = 1,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> Comparison:
+    """Time several variants against each other, interleaved in a shuffled order.
+
+    Every variant is first run ``warmup`` times untimed. Then come ``repeats`` rounds; in each,
+    every variant runs once, timed with :func:`timed`, in an order shuffled anew (reproducibly, from
+    ``seed``). ``progress``, if given, is called with each variant's name before it runs.
+    """
+    _check_counts(repeats, warmup)
+    if not variants:
+        raise ValueError("compare() needs at least one variant")
+    for fn in variants.values():
+        for _ in range(warmup):
+            fn()
+    rng = random.Random(seed)
+    samples: dict[str, list[float]] = {name: [] for name in variants}
+    order = []
+    for _ in range(repeats):
+        names = list(variants)
+        rng.shuffle(names)
+        order.append(names)
+        for name in names:
+            if progress is not None:
+                progress(name)
+            with timed(device) as watch:
+                variants[name]()
+            samples[name].append(watch.seconds)
+    return Comparison({name: Measurement(s) for name, s in samples.items()}, order)
+
+
+def benchmark(
+    fn: Callable[[], object], *, device: torch.device | str, threads: int = 1,
+    min_run_time: float = 0.2,
+) -> Measurement:  # fmt: skip
+    """Time a short statement with ``torch.utils.benchmark`` (``threads`` set explicitly).
+
+    The benchmark runs ``fn`` in blocks until ``min_run_time`` seconds have passed; each sample is
+    the time per call in one block. The clock waits for ``device`` before each reading.
+    """
+
+    def clock() -> float:
+        synchronize(device)
+        return time.perf_counter()
+
+    timer = torch_benchmark.Timer(stmt="fn()", globals={"fn": fn}, num_threads=threads, timer=clock)
+    return Measurement(list(timer.blocked_autorange(min_run_time=min_run_time).times))
+
+
+def profile_ops(fn: Callable[[], object], *, device: torch.device | str) -> pd.DataFrame:
+    """Run ``fn`` once under the PyTorch profiler; one row per operator, slowest first.
+
+    Columns: ``calls``, ``self_cpu_us`` (time inside the operator itself, on the CPU) and, on a
+    CUDA device, ``device_us`` (time its kernels ran on the GPU). Only ``aten::`` operators and the
+    ``record_function`` labels are kept.
+    """
+    activities = [torch.profiler.ProfilerActivity.CPU]
+    if torch.device(device).type == "cuda":
+        activities.append(torch.profiler.ProfilerActivity.CUDA)
+    with torch.profiler.profile(activities=activities) as prof:
+        fn()
+        synchronize(device)
+    rows = []
+    for event in prof.key_averages():
+        rows.append({
+            "op": event.key,
+            "calls": event.count,
+            "self_cpu_us": event.self_cpu_time_total,
+            "cpu_total_us": event.cpu_time_total,
+            "device_us": getattr(event, "self_device_time_total", 0.0),
+        })  # fmt: skip
+    table = pd.DataFrame(rows).set_index("op")
+    return table.sort_values("self_cpu_us", ascending=False)
+
+
+@dataclass(frozen=True)
+class AffineFit:
+    """``time = a + b * x`` fitted by least squares, with confidence intervals."""
+
+    a: float
+    b: float
+    a_low: float
+    a_high: float
+    b_low: float
+    b_high: float
+    residual_sd: float
+    """The scatter of the points around the line: the run-to-run noise, in seconds."""
+    x_range: float
+    """The largest x minus the smallest."""
+    n: int
+    confidence: float
+
+    @property
+    def b_distinguishable(self) -> bool:
+        """Whether the interval for ``b`` excludes zero."""
+        return self.b_low > 0 or self.b_high < 0
+
+    @property
+    def effect(self) -> float:
+        """How much ``b`` changes the time across the measured range: ``b * x_range``."""
+        return self.b * self.x_range
+
+    @property
+    def effect_larger_than_noise(self) -> bool:
+        """Whether that change is larger than the run-to-run noise (the residual scatter)."""
+        return abs(self.effect) > self.residual_sd
+
+    def verdict(self, what: str = "one recording") -> str:
+        """What the fit says, in one or two sentences built from the numbers."""
+        b_text = (
+            f"{self.b * 1e6:+.2f} µs (interval {self.b_low * 1e6:+.2f} to {self.b_high * 1e6:+.2f})"
+        )
+        noise = f"the run-to-run noise ({self.residual_sd * 1e3:.1f} ms)"
+        change = f"{abs(self.effect) * 1e3:.1f} ms across the measured range"
+        if not self.b_distinguishable:
+            return (
+                f"The price of {what} is {b_text}: the interval includes zero, so these runs "
+                f"cannot tell it from nothing. The time is all in a ({self.a:.3f} s)."
+            )
+        if self.b < 0:
+            return (
+                f"The price of {what} comes out negative, {b_text}: not a real cost but a drift or "
+                "an ordering effect in the runs. Re-run, with more repeats."
+            )
+        size = "larger" if self.effect_larger_than_noise else "smaller"
+        return (
+            f"The price of {what} is {b_text}, distinguishable from zero; it changes the time by "
+            f"{change}, {size} than {noise}."
+        )
+
+
+def fit_affine(x: Sequence[float], y: Sequence[float], confidence: float = 0.95) -> AffineFit:
+    """Least-squares ``y = a + b * x`` with Student-t confidence intervals for ``a`` and ``b``.
+
+    Needs at least three points and two different ``x`` values.
+    """
+    x, y = [float(v) for v in x], [float(v) for v in y]
+    n = len(x)
+    if n != len(y):
+        raise ValueError(f"x and y need the same length, got {n} and {len(y)}")
+    if n < 3 or len(set(x)) < 2:
+        raise ValueError("need at least 3 points and 2 different x values to fit a line")
+    mean_x, mean_y = statistics.fmean(x), statistics.fmean(y)
+    sxx = sum((v - mean_x) ** 2 for v in x)
+    b = sum((u - mean_x) * (v - mean_y) for u, v in zip(x, y, strict=True)) / sxx
+    a = mean_y - b * mean_x
+    residuals = [v - (a + b * u) for u, v in zip(x, y, strict=True)]
+    sd = math.sqrt(sum(r * r for r in residuals) / (n - 2))
+    se_b = sd / math.sqrt(sxx)
+    se_a = sd * math.sqrt(1 / n + mean_x**2 / sxx)
+    t = stats.t.ppf((1 + confidence) / 2, n - 2)
+    return AffineFit(
+        a=a, b=b, a_low=a - t * se_a, a_high=a + t * se_a, b_low=b - t * se_b, b_high=b + t * se_b,
+        residual_sd=sd, x_range=max(x) - min(x), n=n, confidence=confidence,
+    )  # fmt: skip

@@ -1,0 +1,83 @@
+"""Day 5's training loops: the lesson's loop, and faster ones that compute the same losses.
+
+All of them train an ``IrisMLP``-shaped network (``fc1``, ReLU, ``fc2``) full batch with plain SGD
+and cross-entropy, so their losses can be compared epoch by epoch (``tests/test_loops.py`` does).
+
+* The lesson's own loop is :func:`helpers.training.train`: autograd, an optimiser, and
+  ``loss.item()`` every N epochs.
+* :func:`device_losses_loop` is that loop, but it keeps every loss on the device and reads them
+  all once at the end: no synchronisation inside the loop.
+* :func:`handwritten_loop` computes the gradients by hand with a few matrix products: far fewer
+  operations (and no autograd bookkeeping) per epoch. :func:`handwritten_step` is one epoch of it,
+  the function that ``torch.compile`` and CUDA graphs can speed up further.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+from torch import nn
+
+Step = Callable[..., torch.Tensor]
+
+
+def device_losses_loop(
+    model: nn.Module, X: torch.Tensor, y: torch.Tensor, epochs: int, lr: float = 0.01
+) -> list[float]:
+    """The lesson's loop without ``.item()``: every loss stays on the device until one read at
+    the end."""
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(epochs):
+        optimizer.zero_grad()
+        loss = loss_fn(model(X), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.detach())  # a reference to a number on the device: no waiting
+    return torch.stack(losses).tolist()  # one copy, one wait
+
+
+def handwritten_step(
+    W1: torch.Tensor, b1: torch.Tensor, W2: torch.Tensor, b2: torch.Tensor,
+    X: torch.Tensor, y: torch.Tensor, onehot: torch.Tensor, lr: float,
+) -> torch.Tensor:  # fmt: skip
+    """One SGD epoch of the 2-layer ReLU network, gradients by hand; updates the weights in place.
+
+    Returns the loss (before the update, as autograd's loop reports it), as a tensor on the device.
+    """
+    h = torch.addmm(b1, X, W1.t())  # fc1
+    a = h.clamp_min(0)  # ReLU
+    z = torch.addmm(b2, a, W2.t())  # fc2: the logits
+    lse = torch.logsumexp(z, dim=1)
+    loss = (lse - z.gather(1, y.unsqueeze(1)).squeeze(1)).mean()  # cross-entropy
+    g_z = (torch.exp(z - lse.unsqueeze(1)) - onehot) / X.shape[0]  # d loss / d logits
+    g_h = (g_z @ W2) * (h > 0)  # back through fc2 and the ReLU
+    W2.sub_(lr * (g_z.t() @ a))
+    b2.sub_(lr * g_z.sum(0))
+    W1.sub_(lr * (g_h.t() @ X))
+    b1.sub_(lr * g_h.sum(0))
+    return loss
+
+
+def handwritten_loop(
+    model: nn.Module, X: torch.Tensor, y: torch.Tensor, epochs: int, lr: float = 0.01,
+    step: Step = handwritten_step,
+) -> list[float]:  # fmt: skip
+    """Train ``model`` with :func:`handwritten_step` (or a compiled version of it, ``step``).
+
+    The weights are updated in place through detached views, so the model ends up trained exactly
+    as the lesson's loop would train it. Losses stay on the device until the end.
+    """
+    weights = [model.fc1.weight, model.fc1.bias, model.fc2.weight, model.fc2.bias]
+    W1, b1, W2, b2 = (w.detach() for w in weights)  # same memory, no autograd
+    onehot = nn.functional.one_hot(y, model.fc2.out_features).to(X.dtype)
+    losses = [step(W1, b1, W2, b2, X, y, onehot, lr) for _ in range(epochs)]
+    return torch.stack(losses).tolist()
+
+
+def compiled_step(mode: str | None = None) -> Step:
+    """:func:`handwritten_step` compiled by ``torch.compile`` (``mode="reduce-overhead"`` uses CUDA
+    graphs on an NVIDIA GPU). Compilation happens at the first call, not here."""
+    return torch.compile(handwritten_step, fullgraph=True, mode=mode)

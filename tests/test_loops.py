@@ -1,0 +1,65 @@
+"""Every faster loop must compute the same losses, and train the same weights, as the lesson's."""
+
+import pytest
+import torch
+
+from helpers import loops
+from helpers.data import load_iris_split
+from helpers.models import IrisMLP
+from helpers.training import train
+
+EPOCHS = 300
+# float32 sums in another order differ in the last bits; over 300 epochs that stays below this.
+TOLERANCE = {"rtol": 1e-5, "atol": 1e-6}
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, _, y, _ = load_iris_split()
+    return X, y
+
+
+def fresh():
+    torch.manual_seed(0)
+    return IrisMLP()
+
+
+@pytest.fixture(scope="module")
+def reference(data):
+    model = fresh()
+    losses = train(model, *data, EPOCHS, record_every=1, progress=False).losses
+    return losses, model.state_dict()
+
+
+def same(losses, model, reference):
+    expected_losses, expected_state = reference
+    torch.testing.assert_close(torch.tensor(losses), torch.tensor(expected_losses), **TOLERANCE)
+    for name, value in model.state_dict().items():
+        torch.testing.assert_close(value, expected_state[name], **TOLERANCE)
+
+
+def test_device_losses_loop_matches_the_lesson(data, reference):
+    model = fresh()
+    same(loops.device_losses_loop(model, *data, EPOCHS), model, reference)
+
+
+def test_handwritten_loop_matches_the_lesson(data, reference):
+    model = fresh()
+    same(loops.handwritten_loop(model, *data, EPOCHS), model, reference)
+
+
+def test_handwritten_loop_works_for_other_widths(data):
+    torch.manual_seed(1)
+    a, b = IrisMLP(hidden=32), IrisMLP(hidden=32)
+    b.load_state_dict(a.state_dict())
+    expected = train(a, *data, 50, record_every=1, progress=False).losses
+    torch.testing.assert_close(
+        torch.tensor(loops.handwritten_loop(b, *data, 50)), torch.tensor(expected), **TOLERANCE
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_compiled_step_matches_the_lesson(data, reference):
+    model = fresh()
+    same(loops.handwritten_loop(model, *data, EPOCHS, step=loops.compiled_step()), model, reference)
