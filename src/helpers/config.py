@@ -66,6 +66,8 @@ class Sizes:
     day05_epochs: int
     day05_record_every: tuple[int | None, ...]
     day05_repeats: int
+    day05_profile_epochs: int
+    day05_fix_epochs: int
 
 
 FULL = Sizes(
@@ -79,7 +81,9 @@ FULL = Sizes(
     day04_cv_repeats=10,
     day05_epochs=20_000,
     day05_record_every=(1, 100, 200, 1000, 2000, None),
-    day05_repeats=5,
+    day05_repeats=3,
+    day05_profile_epochs=200,
+    day05_fix_epochs=5000,
 )
 
 FAST = Sizes(
@@ -94,6 +98,8 @@ FAST = Sizes(
     day05_epochs=2_000,
     day05_record_every=(1, 100, 200, 1000, 2000, None),
     day05_repeats=2,
+    day05_profile_epochs=50,
+    day05_fix_epochs=500,
 )
 
 
