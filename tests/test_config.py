@@ -33,7 +33,8 @@ def test_fast_sizes_are_smaller_and_keep_the_lesson_s_intervals():
     assert config.FULL.day05_record_every == (1, 100, 200, 1000, 2000, None)
     assert config.FAST.day05_record_every == config.FULL.day05_record_every
     names = ["day00_epochs", "day01_watch_seconds", "day02_epochs", "day02_copy_repeats",
-             "day04_epochs", "day04_cv_repeats", "day05_epochs", "day05_repeats",
+             "day04_epochs", "day04_cv_repeats", "day05_epochs", "day05_measure_epochs",
+             "day05_repeats",
              "day05_profile_epochs", "day05_fix_epochs"]  # fmt: skip
     for name in names:
         assert 0 < getattr(config.FAST, name) < getattr(config.FULL, name), name

@@ -62,9 +62,11 @@ class Sizes:
     # Day 4: the Heart Disease MLP, and repeats of 5-fold cross-validation.
     day04_epochs: int
     day04_cv_repeats: int
-    # Day 5: the logging-frequency experiment (20000 full-batch epochs in the lesson).
+    # Day 5: the logging-frequency experiment (20000 full-batch epochs in the lesson), run once
+    # per condition as the learner did; then measured properly on shorter runs, repeated.
     day05_epochs: int
     day05_record_every: tuple[int | None, ...]
+    day05_measure_epochs: int
     day05_repeats: int
     day05_profile_epochs: int
     day05_fix_epochs: int
@@ -81,9 +83,10 @@ FULL = Sizes(
     day04_cv_repeats=10,
     day05_epochs=20_000,
     day05_record_every=(1, 100, 200, 1000, 2000, None),
+    day05_measure_epochs=5000,
     day05_repeats=3,
     day05_profile_epochs=200,
-    day05_fix_epochs=5000,
+    day05_fix_epochs=2000,
 )
 
 FAST = Sizes(
@@ -97,9 +100,10 @@ FAST = Sizes(
     day04_cv_repeats=2,
     day05_epochs=2_000,
     day05_record_every=(1, 100, 200, 1000, 2000, None),
+    day05_measure_epochs=500,
     day05_repeats=2,
     day05_profile_epochs=50,
-    day05_fix_epochs=500,
+    day05_fix_epochs=300,
 )
 
 

@@ -496,5 +496,6 @@ def card_line(info: dict | None = None) -> str:
     where = info.get("gpu") or f"{info['cpu']} ({info['cpu_usable']} CPUs usable)"
     return (
         f"{where} | device {info['device']} | torch {info['torch']} ({info['torch_build']}), "
-        f"{info['torch_threads']} threads | Python {info['python']}"
+        f"{info['torch_threads']} thread{'s' if info['torch_threads'] != 1 else ''} | "
+        f"Python {info['python']}"
     )

@@ -17,8 +17,10 @@ queueing. Every measurement here synchronises the device before it reads the clo
 from __future__ import annotations
 
 import math
+import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -202,6 +204,20 @@ METADATA_OPS = frozenset(
 )  # fmt: skip
 
 
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence what C/C++ code writes to file descriptor 2 (Python's own errors are unaffected)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(os.devnull, "w") as devnull:
+        os.dup2(devnull.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
 def _real(event) -> bool:
     return event.name.startswith("aten::") and event.name not in METADATA_OPS
 
@@ -224,9 +240,15 @@ def profile_ops(fn: Callable[[], object], *, device: torch.device | str) -> pd.D
     activities = [torch.profiler.ProfilerActivity.CPU]
     if torch.device(device).type == "cuda":
         activities.append(torch.profiler.ProfilerActivity.CUDA)
-    with torch.profiler.profile(activities=activities) as prof:
+    prof = torch.profiler.profile(activities=activities)
+    with _quiet_stderr():  # the profiler's C++ side logs "profiler_start" to the raw stderr
+        prof.start()
+    try:
         fn()
         synchronize(device)
+    finally:
+        with _quiet_stderr():
+            prof.stop()
     computing: dict[str, int] = {}
     for event in prof.events():
         if _computes(event):
