@@ -5,6 +5,7 @@ Commands:
     lab      open JupyterLab on the course (what ``make lab`` runs)
     course   execute every notebook into build/course/ with HTML copies (``make course``)
     release  write the student versions of the homework masters (``make student``)
+    takeoff  measure day 6's time-per-step sweep on this machine's GPU (the reference curve)
 """
 
 from __future__ import annotations
@@ -172,6 +173,30 @@ def _release(*, check_only: bool, force: bool) -> int:
     return 0
 
 
+def _takeoff(device_name: str | None, out: Path | None, *, fast: bool) -> int:
+    from helpers import takeoff
+
+    try:
+        device = get_device(device_name)
+    except DeviceUnavailableError as err:
+        print(f"ERROR: {err}", file=sys.stderr)
+        return 1
+    out = out or takeoff.REFERENCE
+    if device.type == "cpu" and out.resolve() == takeoff.REFERENCE.resolve():
+        print(
+            f"ERROR: {out} holds the reference *GPU* curve, and this would measure the CPU. Run it "
+            "on a machine with a GPU, or pass --out somewhere else to keep a CPU sweep.",
+            file=sys.stderr,
+        )
+        return 1
+    rows = [10**k for k in range(2, 5 if fast else 7)]
+    print(f"Measuring time per step on {device} for rows {rows}...")
+    table = takeoff.sweep(takeoff.MODELS, rows, device=device, repeats=2 if fast else 5)
+    print(table[["model", "rows", "seconds"]].to_string(index=False))
+    print(f"wrote {takeoff.save_reference(table, out)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m helpers", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="command")
@@ -186,6 +211,11 @@ def main(argv: list[str] | None = None) -> int:
     release.add_argument("--check", action="store_true", help="only report out-of-date copies")
     release.add_argument("--force", action="store_true", help="overwrite answered copies (backup)")
 
+    sweep = commands.add_parser("takeoff", help="measure day 6's sweep (the GPU reference curve)")
+    sweep.add_argument("--device", default=None, help="device to measure (default: the best)")
+    sweep.add_argument("--out", type=Path, default=None, help="where to write the sweep (JSON)")
+    sweep.add_argument("--fast", action="store_true", help="small sizes, to try the command")
+
     args, extra = parser.parse_known_args(argv)
     if args.command == "lab":
         return lab(extra)
@@ -193,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognised arguments: {' '.join(extra)}")
     if args.command == "doctor":
         return doctor()
+    if args.command == "takeoff":
+        return _takeoff(args.device, args.out, fast=args.fast)
     if args.command == "release":
         return _release(check_only=args.check, force=args.force)
     if args.command == "course":

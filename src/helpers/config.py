@@ -70,6 +70,13 @@ class Sizes:
     day05_repeats: int
     day05_profile_epochs: int
     day05_fix_epochs: int
+    # Day 6: rows per full-batch step (the wide model stops at a cap on the CPU), repeats; the
+    # batch-size sweep over a fixed data set.
+    day06_rows: tuple[int, ...]
+    day06_wide_cpu_max_rows: int
+    day06_repeats: int
+    day06_dataset_rows: int
+    day06_batches: tuple[int, ...]
 
 
 FULL = Sizes(
@@ -87,6 +94,11 @@ FULL = Sizes(
     day05_repeats=3,
     day05_profile_epochs=200,
     day05_fix_epochs=2000,
+    day06_rows=tuple(round(10 ** (k / 2)) for k in range(4, 13)),  # 100 to 1e6, half decades
+    day06_wide_cpu_max_rows=100_000,
+    day06_repeats=3,
+    day06_dataset_rows=100_000,
+    day06_batches=(32, 128, 512, 2048, 8192, 32768, 100_000),
 )
 
 FAST = Sizes(
@@ -104,6 +116,11 @@ FAST = Sizes(
     day05_repeats=2,
     day05_profile_epochs=50,
     day05_fix_epochs=300,
+    day06_rows=tuple(round(10 ** (k / 2)) for k in range(4, 9)),  # 100 to 1e4
+    day06_wide_cpu_max_rows=10_000,
+    day06_repeats=2,
+    day06_dataset_rows=1000,
+    day06_batches=(32, 128, 512, 1000),
 )
 
 

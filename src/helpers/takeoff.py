@@ -1,0 +1,171 @@
+"""Day 6: when does a GPU take off? Time per training step against problem size.
+
+A training step costs a fixed overhead (launching a few dozen operations, Python, autograd) plus
+time that grows with the work. :func:`sweep` measures time per step over a range of row counts for
+a few network widths; :func:`takeoff` and :func:`crossover` find, from the data, where the work
+starts to dominate the overhead and where one device overtakes another.
+
+The reference GPU curve shown to learners without a GPU is written by
+``python -m helpers takeoff --out data/gpu_reference.json`` on a machine with one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+from torch import nn
+
+from helpers.config import ROOT
+from helpers.hardware import card
+from helpers.timing import measure
+
+REFERENCE = ROOT / "data" / "gpu_reference.json"
+"""Where the reference GPU curve lives (absent until someone measures it on a GPU)."""
+
+MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
+"""The two networks of the lesson, by their layer widths."""
+
+
+def mlp(widths: Sequence[int]) -> nn.Sequential:
+    """A ReLU network with the given layer widths, e.g. ``(4, 512, 512, 3)``."""
+    if len(widths) < 2 or min(widths) < 1:
+        raise ValueError(f"widths need at least two positive sizes, got {tuple(widths)}")
+    layers: list[nn.Module] = []
+    for n_in, n_out in zip(widths[:-1], widths[1:], strict=True):
+        layers += [nn.Linear(n_in, n_out), nn.ReLU()]
+    return nn.Sequential(*layers[:-1])
+
+
+def flops_per_step(widths: Sequence[int], rows: int) -> int:
+    """Floating-point operations of one full-batch training step: 2 per multiply-add forward,
+    4 backward (gradients for inputs and weights), over every weight and every row."""
+    weights = sum(a * b for a, b in zip(widths[:-1], widths[1:], strict=True))
+    return 6 * rows * weights
+
+
+def bytes_per_step(widths: Sequence[int], rows: int) -> int:
+    """A rough count of the bytes a step moves (float32): every weight read forward, read
+    backward and updated (read and written), and every activation written forward and read back."""
+    weights = sum(a * b + b for a, b in zip(widths[:-1], widths[1:], strict=True))
+    activations = rows * sum(widths)
+    return 4 * (4 * weights + 2 * activations)
+
+
+def step_time(
+    widths: Sequence[int], rows: int, *, device: torch.device | str, repeats: int = 3,
+    warmup: int = 1, batch: int | None = None,
+) -> dict:  # fmt: skip
+    """Median seconds of one SGD step on ``rows`` random rows (a batch of ``batch`` of them).
+
+    Returns a row for :func:`sweep`'s table: widths, rows, batch, device, median and quartiles.
+    """
+    device = torch.device(device)
+    batch = rows if batch is None else batch
+    generator = torch.Generator().manual_seed(0)
+    X = torch.randn(batch, widths[0], generator=generator).to(device)
+    y = torch.randint(0, widths[-1], (batch,), generator=generator).to(device)
+    torch.manual_seed(0)
+    model = mlp(widths).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    loss_fn = nn.CrossEntropyLoss()
+
+    def step():
+        optimizer.zero_grad()
+        loss_fn(model(X), y).backward()
+        optimizer.step()
+
+    result = measure(step, device=device, repeats=repeats, warmup=warmup)
+    q1, q3 = result.quartiles
+    return {"rows": rows, "batch": batch, "device": str(device), "seconds": result.median,
+            "q1": q1, "q3": q3}  # fmt: skip
+
+
+def sweep(
+    models: dict[str, Sequence[int]], rows: Sequence[int], *, device: torch.device | str,
+    max_rows: dict[str, int] | None = None, repeats: int = 3, progress=None,
+) -> pd.DataFrame:  # fmt: skip
+    """Time per step for every model at every row count (full batch), as one table.
+
+    ``max_rows`` caps the row count per model (the wide model on a CPU). ``progress``, if given,
+    is called after each point.
+    """
+    table = []
+    for name, widths in models.items():
+        for n in rows:
+            if max_rows and n > max_rows.get(name, n):
+                continue
+            row = step_time(widths, n, device=device, repeats=repeats)
+            row |= {"model": name, "flops": flops_per_step(widths, n),
+                    "bytes": bytes_per_step(widths, n)}  # fmt: skip
+            table.append(row)
+            if progress is not None:
+                progress()
+    return pd.DataFrame(table)
+
+
+def _crossing(x: np.ndarray, y: np.ndarray, level: np.ndarray) -> float | None:
+    """The first x where y rises through ``level``, interpolated on log-log axes."""
+    above = y >= level
+    if not above.any():
+        return None
+    i = int(np.argmax(above))
+    if i == 0:
+        return float(x[0])
+    lx, ly, ll = np.log(x[i - 1 : i + 1]), np.log(y[i - 1 : i + 1]), np.log(level[i - 1 : i + 1])
+    gap = ly - ll
+    t = gap[0] / (gap[0] - gap[1])
+    return float(math.exp(lx[0] + t * (lx[1] - lx[0])))
+
+
+def takeoff(rows: Sequence[float], seconds: Sequence[float], factor: float = 2.0) -> float | None:
+    """The row count where time per step reaches ``factor`` times the fixed per-step overhead.
+
+    The overhead is the time at the smallest size measured (which should be small enough for the
+    work to be negligible). Interpolated on log-log axes between measured points; ``None`` when the
+    largest size measured stays below. Below this size a step is mostly overhead; above it, mostly
+    work.
+    """
+    x, y = np.asarray(rows, dtype=float), np.asarray(seconds, dtype=float)
+    if len(x) < 2 or np.any(np.diff(x) <= 0):
+        raise ValueError("takeoff() needs at least two sizes, in increasing order")
+    return _crossing(x, y, np.full_like(y, factor * y[0]))
+
+
+def crossover(
+    rows: Sequence[float], slower_at_first: Sequence[float], faster_later: Sequence[float]
+) -> float | None:
+    """The row count where the second curve becomes faster than the first (e.g. the GPU's time
+    per step drops below the CPU's), interpolated on log-log axes; ``None`` if it never does, and
+    the first size if it is faster from the start."""
+    x = np.asarray(rows, dtype=float)
+    a, b = np.asarray(slower_at_first, dtype=float), np.asarray(faster_later, dtype=float)
+    if not (len(x) == len(a) == len(b)) or len(x) < 1:
+        raise ValueError("crossover() needs three sequences of the same, non-zero length")
+    return _crossing(x, a, b)
+
+
+def save_reference(table: pd.DataFrame, path: Path = REFERENCE) -> Path:
+    """Store a measured sweep with the card of the machine that measured it."""
+    payload = {"card": card(), "points": table.to_dict(orient="records")}
+    path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def load_reference(path: Path = REFERENCE) -> tuple[dict, pd.DataFrame] | None:
+    """The stored reference GPU sweep as ``(card, table)``, or ``None`` when there is none."""
+    if not path.is_file():
+        return None
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+        return payload["card"], pd.DataFrame(payload["points"])
+    except (ValueError, KeyError) as err:
+        raise ValueError(
+            f"{path} is not a reference sweep ({err}); re-measure it with "
+            "`python -m helpers takeoff --out data/gpu_reference.json` on a GPU machine."
+        ) from None

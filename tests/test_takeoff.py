@@ -1,0 +1,80 @@
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from helpers import takeoff
+from helpers.cli import main
+
+
+def test_mlp_has_the_widths_asked_for():
+    model = takeoff.mlp((4, 512, 512, 3))
+    assert [m.out_features for m in model if isinstance(m, torch.nn.Linear)] == [512, 512, 3]
+    assert model(torch.zeros(2, 4)).shape == (2, 3)
+    with pytest.raises(ValueError, match="at least two positive sizes"):
+        takeoff.mlp((4,))
+
+
+def test_flops_and_bytes():
+    assert takeoff.flops_per_step((4, 10, 3), 120) == 6 * 120 * 70
+    assert takeoff.bytes_per_step((4, 10, 3), 1) == 4 * (4 * (50 + 33) + 2 * 17)
+
+
+def test_takeoff_finds_twice_the_overhead():
+    rows = np.array([1e2, 1e3, 1e4, 1e5])
+    seconds = 1e-3 + 1e-7 * rows  # overhead ~1 ms, then 0.1 µs per row: 2x at ~1e4 rows
+    found = takeoff.takeoff(rows, seconds)
+    assert 8e3 < found < 1.1e4
+    assert takeoff.takeoff(rows, seconds, factor=1000) is None  # never reached
+
+
+def test_takeoff_rejects_unsorted_sizes():
+    with pytest.raises(ValueError, match="increasing order"):
+        takeoff.takeoff([10, 5], [1, 2])
+
+
+def test_crossover_of_a_cpu_and_a_gpu_curve():
+    rows = np.logspace(2, 6, 5)
+    cpu = 1e-4 + 1e-7 * rows
+    gpu = 5e-4 + 1e-9 * rows  # more overhead, far more throughput
+    found = takeoff.crossover(rows, cpu, gpu)
+    exact = 4e-4 / (1e-7 - 1e-9)  # where the two lines meet
+    assert exact / 2 < found < exact * 2  # interpolated between measured sizes on log axes
+    assert takeoff.crossover(rows, gpu * 0.5, gpu) is None  # the first is always faster
+    assert takeoff.crossover(rows, cpu * 10, cpu) == 1e2  # the second is faster from the start
+
+
+def test_step_time_and_sweep_on_this_machine():
+    table = takeoff.sweep(takeoff.MODELS, [100, 1000], device="cpu", repeats=2,
+                          max_rows={"wide 4-512-512-3": 100})  # fmt: skip
+    assert list(table["model"]) == ["IrisMLP 4-10-3", "IrisMLP 4-10-3", "wide 4-512-512-3"]
+    assert (table["seconds"] > 0).all() and (table["q1"] <= table["q3"]).all()
+    assert table.loc[0, "flops"] == takeoff.flops_per_step((4, 10, 3), 100)
+    batch = takeoff.step_time((4, 10, 3), 1000, device="cpu", batch=32, repeats=1)
+    assert batch["batch"] == 32 and batch["rows"] == 1000
+
+
+def test_reference_round_trip_and_a_broken_file(tmp_path):
+    table = takeoff.sweep({"IrisMLP 4-10-3": (4, 10, 3)}, [100], device="cpu", repeats=1)
+    path = takeoff.save_reference(table, tmp_path / "ref.json")
+    card, loaded = takeoff.load_reference(path)
+    assert card["device"] and loaded["seconds"].tolist() == table["seconds"].tolist()
+    assert takeoff.load_reference(tmp_path / "absent.json") is None
+    (tmp_path / "bad.json").write_text(json.dumps({"points": []}))
+    with pytest.raises(ValueError, match="is not a reference sweep.*python -m helpers takeoff"):
+        takeoff.load_reference(tmp_path / "bad.json")
+
+
+def test_cli_refuses_to_write_a_cpu_curve_as_the_gpu_reference(capsys, monkeypatch):
+    monkeypatch.setenv("COURSE_DEVICE", "cpu")
+    assert main(["takeoff", "--fast"]) == 1
+    assert "holds the reference *GPU* curve" in capsys.readouterr().err
+    assert not takeoff.REFERENCE.exists() or "cuda" in takeoff.REFERENCE.read_text()
+
+
+def test_cli_measures_a_sweep_elsewhere(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(takeoff, "MODELS", {"IrisMLP 4-10-3": (4, 10, 3)})
+    assert main(["takeoff", "--fast", "--device", "cpu", "--out", str(tmp_path / "cpu.json")]) == 0
+    assert "wrote" in capsys.readouterr().out
+    assert len(takeoff.load_reference(tmp_path / "cpu.json")[1]) == 3
