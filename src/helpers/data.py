@@ -5,11 +5,13 @@
 * Heart Disease (UCI, Cleveland: 303 patients, 13 features, a few real missing values) ships in the
   repository's ``data/`` folder with its provenance in ``data/README.md``. :func:`load_heart` reads
   it and checks it is the file the course expects.
+* :class:`SlowDataset` stands for data that is slow to load (day 7).
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -119,3 +121,36 @@ def load_heart(path: str | Path | None = None, verify: bool = True) -> pd.DataFr
     df["num"] = df["num"].astype("int64")
     df["target"] = (df["num"] > 0).astype("int64")
     return df
+
+
+class SlowDataset(torch.utils.data.Dataset):
+    """A data set whose items are slow to produce, like images that must be decoded.
+
+    Each item costs ``decode_ms`` milliseconds of CPU work (a busy loop, as JPEG decoding would
+    be), then returns ``features`` random numbers and a class label, the same for the same index.
+    It lives here, not in a notebook, so that ``DataLoader`` workers can import it on platforms
+    that start them with *spawn* (Windows, macOS): those cannot pickle a notebook's classes.
+    """
+
+    def __init__(
+        self, n: int = 2048, features: int = 64, decode_ms: float = 0.5, classes: int = 10
+    ):
+        if n < 1 or features < 1 or classes < 1 or decode_ms < 0:
+            raise ValueError(
+                f"need n, features, classes >= 1 and decode_ms >= 0; got n={n}, "
+                f"features={features}, classes={classes}, decode_ms={decode_ms}"
+            )
+        self.n, self.features, self.decode_ms, self.classes = n, features, decode_ms, classes
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
+        if not 0 <= index < self.n:
+            raise IndexError(f"index {index} out of range for {self.n} items")
+        deadline = time.perf_counter() + self.decode_ms / 1000
+        while time.perf_counter() < deadline:  # the "decoding": CPU work, not sleeping
+            pass
+        generator = torch.Generator().manual_seed(index)
+        x = torch.randn(self.features, generator=generator)
+        return x, torch.tensor(index % self.classes)

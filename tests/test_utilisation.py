@@ -1,0 +1,127 @@
+"""Day 7's tools: the slow data set, the utilisation meter, peak memory, out-of-memory recovery."""
+
+import time
+
+import pytest
+import torch
+from torch.utils.data import DataLoader
+
+from helpers import monitor
+from helpers.data import SlowDataset
+from helpers.monitor import UtilisationMeter, largest_batch_that_fits, peak_memory
+
+
+def test_slow_dataset_costs_its_decode_time_and_is_deterministic():
+    data = SlowDataset(n=20, features=8, decode_ms=5)
+    start = time.perf_counter()
+    x, label = data[3]
+    assert time.perf_counter() - start >= 0.005
+    assert x.shape == (8,) and label.item() == 3
+    assert torch.equal(data[3][0], x) and not torch.equal(data[4][0], x)
+    with pytest.raises(IndexError, match="index 20 out of range for 20 items"):
+        data[20]
+    with pytest.raises(ValueError, match="decode_ms >= 0"):
+        SlowDataset(decode_ms=-1)
+
+
+def test_slow_dataset_works_with_worker_processes():
+    loader = DataLoader(SlowDataset(n=16, features=4, decode_ms=0), batch_size=8, num_workers=2)
+    batches = list(loader)
+    assert [b[0].shape for b in batches] == [(8, 4), (8, 4)]
+    assert batches[1][1].tolist() == [8, 9, 0, 1, 2, 3, 4, 5]
+
+
+def test_meter_splits_waiting_from_computing(monkeypatch):
+    seen = []
+    monkeypatch.setattr(monitor, "timed", _fake_timed(seen))
+
+    def slow_loader():
+        for i in range(3):
+            time.sleep(0.02)  # 20 ms to "load" each batch
+            yield i
+
+    meter = UtilisationMeter("cuda")
+    for _ in meter.wrap(slow_loader()):
+        with meter.computing():
+            time.sleep(0.01)  # 10 ms to "compute"
+    summary = meter.summary()
+    assert summary["steps"] == 3 and seen == ["cuda"] * 3  # every step timed on the device
+    assert 0.05 <= summary["waiting (s)"] < 0.3
+    assert 0.2 < meter.busy < 0.45  # about a third of the time computing
+    assert UtilisationMeter("cpu").busy == 0.0
+
+
+def _fake_timed(seen):
+    from contextlib import contextmanager
+
+    from helpers.timing import Stopwatch
+
+    @contextmanager
+    def fake(device):
+        seen.append(str(device))
+        watch = Stopwatch()
+        start = time.perf_counter()
+        yield watch
+        watch.seconds = time.perf_counter() - start
+
+    return fake
+
+
+def test_peak_memory_sees_a_temporary_allocation_on_the_cpu():
+    def make_and_drop():
+        block = torch.ones(50_000_000)  # 200 MB, touched
+        time.sleep(0.05)
+        del block
+
+    assert peak_memory(make_and_drop, "cpu") > 150e6
+    assert peak_memory(lambda: None, "cpu") < 50e6
+
+
+def test_peak_memory_on_cuda_uses_pytorch_s_counters(monkeypatch):
+    calls = []
+    counters = iter([1_000, 5_000])
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: calls.append("sync"))
+    monkeypatch.setattr(torch.cuda, "memory_allocated", lambda device=None: next(counters))
+    monkeypatch.setattr(torch.cuda, "reset_peak_memory_stats", lambda d=None: calls.append("reset"))
+    monkeypatch.setattr(torch.cuda, "max_memory_allocated", lambda device=None: 9_000)
+    assert peak_memory(lambda: calls.append("work"), "cuda") == 8_000
+    assert calls == ["sync", "reset", "work", "sync"]
+
+
+def test_out_of_memory_recognised_on_gpu_and_cpu():
+    assert monitor.is_out_of_memory(torch.OutOfMemoryError("CUDA out of memory"))
+    # 4 PiB: more than a 64-bit process can even address, so the CPU allocator refuses at once
+    with pytest.raises(RuntimeError) as info:
+        torch.empty(2**50)
+    assert monitor.is_out_of_memory(info.value)
+    assert not monitor.is_out_of_memory(RuntimeError("shape mismatch"))
+
+
+def test_largest_batch_that_fits_halves_until_it_fits(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+
+    def step(batch):  # a pretend device with room for 1000 rows
+        if batch > 1000:
+            raise torch.OutOfMemoryError(f"tried {batch} rows")
+
+    batch, log = largest_batch_that_fits(step, 4096)
+    assert batch == 512
+    assert log == ["batch 4096: out of memory (OutOfMemoryError)",
+                   "batch 2048: out of memory (OutOfMemoryError)",
+                   "batch 1024: out of memory (OutOfMemoryError)", "batch 512: fits"]  # fmt: skip
+
+
+def test_largest_batch_that_fits_gives_up_and_keeps_other_errors():
+    def never(batch):
+        raise torch.OutOfMemoryError("no room at all")
+
+    with pytest.raises(torch.OutOfMemoryError):
+        largest_batch_that_fits(never, 8, smallest=2)
+
+    def broken(batch):
+        raise ValueError("a bug, not memory")
+
+    with pytest.raises(ValueError, match="a bug"):
+        largest_batch_that_fits(broken, 8)
+    with pytest.raises(ValueError, match="need batch >= smallest >= 1"):
+        largest_batch_that_fits(broken, 1, smallest=2)
