@@ -77,6 +77,14 @@ class Sizes:
     day06_repeats: int
     day06_dataset_rows: int
     day06_batches: tuple[int, ...]
+    # Day 7: the slow data set (items, decode time), worker counts, batch sizes for memory,
+    # steps for the algorithm comparisons, repeats.
+    day07_items: int
+    day07_decode_ms: float
+    day07_workers: tuple[int, ...]
+    day07_batches: tuple[int, ...]
+    day07_steps: int
+    day07_repeats: int
 
 
 FULL = Sizes(
@@ -99,6 +107,12 @@ FULL = Sizes(
     day06_repeats=3,
     day06_dataset_rows=100_000,
     day06_batches=(32, 128, 512, 2048, 8192, 32768, 100_000),
+    day07_items=1536,
+    day07_decode_ms=1.0,
+    day07_workers=(0, 1, 2, 4),
+    day07_batches=(256, 1024, 4096, 16384),
+    day07_steps=200,
+    day07_repeats=3,
 )
 
 FAST = Sizes(
@@ -121,6 +135,12 @@ FAST = Sizes(
     day06_repeats=2,
     day06_dataset_rows=1000,
     day06_batches=(32, 128, 512, 1000),
+    day07_items=256,
+    day07_decode_ms=0.5,
+    day07_workers=(0, 1, 2),
+    day07_batches=(256, 1024),
+    day07_steps=20,
+    day07_repeats=2,
 )
 
 
