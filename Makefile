@@ -3,6 +3,7 @@
 #   make test     run every test, including every notebook in fast mode
 #   make course   execute every notebook in full mode into build/course/ (with HTML copies)
 #   make student  write the student versions of the homework masters into notebooks/homework/
+#   make grade SUBMISSIONS=folder [OUT=build/grades] [JOBS=2]   grade submitted homework
 # Options: PYTHON=python3.12  TORCH_SPEC=torch==2.13.0  TORCH_INDEX=https://download.pytorch.org/whl/cpu
 
 PYTHON ?= python3
@@ -12,7 +13,7 @@ TORCH_INDEX ?=
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install lab test course student lint doctor clean
+.PHONY: help install lab test course student grade lint doctor clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -41,6 +42,13 @@ course: $(STAMP)
 
 student: $(STAMP)
 	$(PY) -m helpers release
+
+SUBMISSIONS ?=
+OUT ?= build/grades
+JOBS ?= 2
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" || { echo "Say which folder: make grade SUBMISSIONS=path/to/submissions"; exit 1; }
+	$(PY) -m helpers grade "$(SUBMISSIONS)" --out "$(OUT)" --jobs $(JOBS)
 
 doctor: $(STAMP)
 	$(PY) -m helpers doctor

@@ -6,6 +6,8 @@ Commands:
     course   execute every notebook into build/course/ with HTML copies (``make course``)
     release  write the student versions of the homework masters (``make student``)
     takeoff  measure day 6's time-per-step sweep on this machine's GPU (the reference curve)
+    grade    grade a folder of submitted homework (``make grade``)
+    submit   check a homework notebook and write the copy to hand in
 """
 
 from __future__ import annotations
@@ -216,6 +218,19 @@ def main(argv: list[str] | None = None) -> int:
     sweep.add_argument("--out", type=Path, default=None, help="where to write the sweep (JSON)")
     sweep.add_argument("--fast", action="store_true", help="small sizes, to try the command")
 
+    grade = commands.add_parser("grade", help="grade submitted homework")
+    grade.add_argument("submissions", type=Path, help="folder of submissions")
+    grade.add_argument("--out", type=Path, default=Path("build/grades"), help="output folder")
+    grade.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel")
+    grade.add_argument("--cell-timeout", type=float, default=60, help="seconds per cell")
+    grade.add_argument("--timeout", type=float, default=600, help="seconds per notebook")
+    grade.add_argument("--memory-mb", type=int, default=4096, help="memory limit per process")
+    submit = commands.add_parser("submit", help="check your homework and write the copy to hand in")
+    submit.add_argument("notebook", type=Path, help="your homework notebook")
+    submit.add_argument("--student", required=True, help="your name or id: letters, digits, _ . -")
+    submit.add_argument("--out", type=Path, default=Path("submissions"), help="where to write it")
+    submit.add_argument("--force", action="store_true", help="replace an earlier copy there")
+
     args, extra = parser.parse_known_args(argv)
     if args.command == "lab":
         return lab(extra)
@@ -223,6 +238,25 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognised arguments: {' '.join(extra)}")
     if args.command == "doctor":
         return doctor()
+    if args.command == "grade":
+        from helpers import grading
+
+        limits = grading.Limits(args.cell_timeout, args.timeout, args.memory_mb)
+        try:
+            results = grading.grade(args.submissions, args.out, jobs=args.jobs, limits=limits)
+        except (FileNotFoundError, ValueError) as err:
+            print(f"ERROR: {err}", file=sys.stderr)
+            return 1
+        print((args.out / "report.txt").read_text(), end="")
+        print(
+            f"Grades: {args.out / 'grades.csv'}; to grade by hand: {args.out / 'manual.csv'}; "
+            f"feedback: {args.out / 'feedback'}/ ({len(results)} file(s))"
+        )
+        return 0
+    if args.command == "submit":
+        from helpers.submit import submit
+
+        return submit(args.notebook, args.student, args.out, force=args.force)
     if args.command == "takeoff":
         return _takeoff(args.device, args.out, fast=args.fast)
     if args.command == "release":

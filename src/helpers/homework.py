@@ -33,10 +33,12 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import nbformat
+from typing import TYPE_CHECKING
 
 from helpers.config import ROOT
+
+if TYPE_CHECKING:  # nbformat takes seconds to import: only the functions that need it do
+    import nbformat
 
 MASTERS = ROOT / "instructor" / "homework"
 STUDENT = ROOT / "notebooks" / "homework"
@@ -122,7 +124,9 @@ def parse(notebook: nbformat.NotebookNode | str | Path) -> Homework:
             id, an exercise without a test, or a test for an unknown exercise, with the cell number.
     """
     path = None
-    if not isinstance(notebook, nbformat.NotebookNode):
+    if isinstance(notebook, str | Path):
+        import nbformat
+
         path = Path(notebook)
         if not path.is_file():
             raise FileNotFoundError(f"No homework notebook at {path}.")
@@ -189,6 +193,24 @@ def parse(notebook: nbformat.NotebookNode | str | Path) -> Homework:
                 f"(cell {homework.exercises[test_id].cell + 1}); put it after."
             )
     return homework
+
+
+def answer_cells(notebook: nbformat.NotebookNode) -> tuple[dict[str, int], dict[str, int]]:
+    """Where a submitted notebook's answers are: ``({exercise id: cell}, {manual id: cell})``.
+
+    Lenient, unlike :func:`parse`: only the first line of each cell counts, so a submission whose
+    test cells were deleted or edited, or whose answers contain stray markers, is still read. When
+    an id appears twice, the first cell wins.
+    """
+    exercises: dict[str, int] = {}
+    manual: dict[str, int] = {}
+    for index, cell in enumerate(notebook.cells):
+        first = cell.source.splitlines()[0].strip() if cell.source.strip() else ""
+        if cell.cell_type == "code" and (match := EXERCISE_RE.match(first)):
+            exercises.setdefault(match["id"], index)
+        elif cell.cell_type == "markdown" and (match := MANUAL_RE.match(first)):
+            manual.setdefault(match["id"], index)
+    return exercises, manual
 
 
 def _add(parts: dict[str, Part], part: Part, where: str) -> None:
@@ -266,6 +288,8 @@ def holds_work(path: Path) -> bool:
 
 def release_text(master_path: Path) -> str:
     """The exact text of a master's student version, as written to ``notebooks/homework/``."""
+    import nbformat
+
     return nbformat.writes(student_version(parse(master_path))) + "\n"
 
 
@@ -329,6 +353,7 @@ class Outcome:
     status: str  # "passed", "failed", "error", "not answered", "not run"
     reason: str = ""
     test: bool = True  # an assert (a check), not a set-up statement
+    hidden: bool = False  # from a hidden-test region: never shown to learners
 
 
 @dataclass
@@ -398,29 +423,49 @@ def run_checks(
     they fail. The tests run on a shallow copy of ``namespace``, so they cannot change it.
     """
     source = visible_tests(exercise_id, notebook)
-    env = dict(namespace)
+    return CheckResult(exercise_id, run_statements(source, dict(namespace), exercise_id))
+
+
+def hidden_lines(source: str) -> set[int]:
+    """The line numbers (from 1) of a test cell inside hidden-test regions, markers included."""
+    regions = _regions(source.splitlines(), BEGIN_HIDDEN, END_HIDDEN, "cell")
+    return {n + 1 for begin, end in regions for n in range(begin, end + 1)}
+
+
+def run_statements(
+    source: str, env: dict, exercise_id: str, hidden: set[int] = frozenset()
+) -> list[Outcome]:
+    """Run a test cell's top-level statements one by one in ``env``.
+
+    Each ``assert`` is one check; other statements are set-up and are reported only when they
+    fail (then the remaining checks are marked "not run"). Statements starting on a line in
+    ``hidden`` are marked hidden, so reports can leave their text out.
+    """
     outcomes: list[Outcome] = []
     tree = ast.parse(source)
     for position, node in enumerate(tree.body):
         statement = ast.get_source_segment(source, node) or ast.unparse(node)
+        secret = node.lineno in hidden
         code = compile(ast.Module([node], type_ignores=[]), f"<test {exercise_id}>", "exec")
         try:
-            exec(code, env)  # noqa: S102 - the course's own visible tests
+            exec(code, env)  # noqa: S102 - the course's own tests
         except AssertionError as err:
             reason = str(err) or "the condition is False"
-            outcomes.append(Outcome(statement, "failed", reason))
+            outcomes.append(Outcome(statement, "failed", reason, hidden=secret))
             continue
         except Exception as err:  # noqa: BLE001 - any error is reported to the learner
             status, reason = _explain(err, exercise_id)
-            outcomes.append(Outcome(statement, status, reason, isinstance(node, ast.Assert)))
-            if not isinstance(node, ast.Assert):  # set-up failed: the rest cannot run
+            is_check = isinstance(node, ast.Assert)
+            outcomes.append(Outcome(statement, status, reason, is_check, hidden=secret))
+            if not is_check:  # set-up failed: the rest cannot run
                 rest = [n for n in tree.body[position + 1 :] if isinstance(n, ast.Assert)]
-                outcomes += [Outcome(ast.unparse(n), "not run") for n in rest]
+                outcomes += [Outcome(ast.unparse(n), "not run", hidden=n.lineno in hidden)
+                             for n in rest]  # fmt: skip
                 break
             continue
         if isinstance(node, ast.Assert):
-            outcomes.append(Outcome(statement, "passed"))
-    return CheckResult(exercise_id, outcomes)
+            outcomes.append(Outcome(statement, "passed", hidden=secret))
+    return outcomes
 
 
 def check(exercise_id: str) -> None:

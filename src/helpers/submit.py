@@ -1,0 +1,69 @@
+"""``python -m helpers submit NOTEBOOK --student NAME``: check homework, write the copy to hand in.
+
+It checks that the notebook is one of the course's homework, runs its visible checks the way the
+grader will run them (a fresh process, answers found by their markers), prints the result, and
+writes a clean copy (no outputs) named ``<student>_dayNN_homework.ipynb``, as the grader expects.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+
+from helpers.grading import STUDENT_RE, Limits, Submission, grade_submission
+from helpers.homework import (
+    CELL_METADATA,
+    NOTEBOOK_METADATA,
+    STUDENT,
+    HomeworkFormatError,
+    parse,
+)
+
+
+def submit(notebook: Path, student: str, out: Path, *, force: bool = False) -> int:
+    def fail(message: str) -> int:
+        print(f"ERROR: {message}", file=sys.stderr)
+        return 1
+
+    if not STUDENT_RE.match(student):
+        return fail(f"--student {student!r}: use letters, digits, '_', '.' or '-' only.")
+    if not notebook.is_file():
+        return fail(f"no notebook at {notebook}")
+    try:
+        homework = parse(notebook)
+    except (HomeworkFormatError, ValueError) as err:
+        return fail(f"{notebook} is not a readable homework notebook: {err}")
+    days = {i.split(".")[0] for i in [*homework.exercises, *homework.manual]}
+    if len(days) != 1:
+        return fail(f"{notebook} holds no course exercises (or several homework's): {sorted(days)}")
+    name = f"{days.pop()}_homework"
+    reference = STUDENT / f"{name}.ipynb"
+    if not reference.is_file():
+        return fail(f"there is no homework {name} in this course ({reference} is missing)")
+    expected = parse(reference)
+    missing = [i for i in [*expected.exercises, *expected.manual] if i not in
+               [*homework.exercises, *homework.manual]]  # fmt: skip
+
+    target = out / f"{student}_{name}.ipynb"
+    if target.exists() and not force:
+        return fail(f"{target} exists already; pass --force to replace it")
+    print(f"Checking {notebook} ({name}) as the grader will, with the tests you can see...")
+    result = grade_submission(Submission(student, name, notebook.resolve()), Limits(),
+                              reference=reference)  # fmt: skip
+    for row in result.rows:
+        print(f"  {row['exercise']:<28} {row['status']}")
+    for item in missing:
+        print(f"  WARNING: {item} is missing from your notebook (its cell was deleted?)")
+
+    clean = nbformat.read(notebook, as_version=4)
+    clean.metadata = {k: v for k, v in clean.metadata.items() if k in NOTEBOOK_METADATA}
+    for cell in clean.cells:
+        cell.metadata = {k: v for k, v in cell.metadata.items() if k in CELL_METADATA}
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    out.mkdir(parents=True, exist_ok=True)
+    nbformat.write(clean, target)
+    print(f"Wrote {target}: hand in this file.")
+    return 0
