@@ -77,7 +77,7 @@ def test_notebook_is_committed_clean(path):
         "notebook metadata beyond the allow-list"
     )
     assert nb["metadata"]["kernelspec"]["name"] == "python3"
-    assert set(nb["metadata"].get("course", {})) <= {"day", "title", "minutes"}
+    assert set(nb["metadata"].get("course", {})) <= {"day", "title", "minutes", "device"}
     for index, cell in enumerate(nb["cells"]):
         where = f"cell {index}"
         assert set(cell.get("metadata", {})) <= ALLOWED_CELL_METADATA, f"{where}: metadata"
@@ -107,3 +107,18 @@ def test_ruff_passes():
         cwd=ROOT, capture_output=True, text=True,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_outline_is_current():
+    """Navigation cells, slide markers and the README's course map follow the lessons' metadata:
+    after editing a lesson, run `python -m helpers outline`."""
+    from helpers.outline import outline
+
+    assert outline(check=True) == []
+
+
+def test_every_lesson_has_a_measured_run_time():
+    """Set by `python -m helpers outline --timings build/course/timings.json` after `make course`."""
+    for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
+        minutes = json.loads(path.read_text())["metadata"]["course"].get("minutes")
+        assert isinstance(minutes, int) and minutes >= 1, path.name

@@ -7,6 +7,7 @@ Commands:
     release  write the student versions of the homework masters (``make student``)
     takeoff  measure day 6's time-per-step sweep on this machine's GPU (the reference curve)
     grade    grade a folder of submitted homework (``make grade``)
+    outline  update lessons' navigation and slides, run times, and the README's course map
     submit   check a homework notebook and write the copy to hand in
 """
 
@@ -231,6 +232,15 @@ def main(argv: list[str] | None = None) -> int:
     submit.add_argument("--out", type=Path, default=Path("submissions"), help="where to write it")
     submit.add_argument("--force", action="store_true", help="replace an earlier copy there")
 
+    outline = commands.add_parser("outline", help="update navigation, slides and the course map")
+    outline.add_argument(
+        "--timings",
+        type=Path,
+        default=None,
+        help="set run times from make course (build/course/timings.json)",
+    )
+    outline.add_argument("--check", action="store_true", help="only list what is out of date")
+
     args, extra = parser.parse_known_args(argv)
     if args.command == "lab":
         return lab(extra)
@@ -257,6 +267,17 @@ def main(argv: list[str] | None = None) -> int:
         from helpers.submit import submit
 
         return submit(args.notebook, args.student, args.out, force=args.force)
+    if args.command == "outline":
+        from helpers.outline import outline as update_outline
+
+        try:
+            changed = update_outline(args.timings, check=args.check)
+        except (ValueError, FileNotFoundError) as err:
+            print(f"ERROR: {err}", file=sys.stderr)
+            return 1
+        for path in changed:
+            print(f"{'out of date' if args.check else 'updated'}: {path}")
+        return 1 if args.check and changed else 0
     if args.command == "takeoff":
         return _takeoff(args.device, args.out, fast=args.fast)
     if args.command == "release":

@@ -122,7 +122,12 @@ def build_course(out: Path | None = None, *, fast: bool = False, paths: list[Pat
         timings[str(relative)] = {"seconds": round(run.seconds, 2), "status": status}
         run.error = run.error or ("\n".join(issues) if issues else None)
         runs.append(run)
-    (out / "timings.json").write_text(json.dumps({"mode": mode, "notebooks": timings}, indent=2))
+    timings_file = out / "timings.json"  # merged, so running a few notebooks keeps the others
+    if timings_file.is_file():
+        earlier = json.loads(timings_file.read_text())
+        if earlier.get("mode") == mode:
+            timings = {**earlier.get("notebooks", {}), **timings}
+    timings_file.write_text(json.dumps({"mode": mode, "notebooks": timings}, indent=2))
     total = sum(r.seconds for r in runs)
     failed = [r for r in runs if r.error]
     print(f"Done in {total:.0f} s: {len(runs) - len(failed)} ok, {len(failed)} failed.")
