@@ -118,7 +118,7 @@ def test_outline_is_current():
 
 
 def test_every_lesson_has_a_measured_run_time():
-    """Set by `python -m helpers outline --timings build/course/timings.json` after `make course`."""
+    """Set by `python -m helpers outline --timings build/course/timings.json` (make course)."""
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
         minutes = json.loads(path.read_text())["metadata"]["course"].get("minutes")
         assert isinstance(minutes, int) and minutes >= 1, path.name

@@ -1,14 +1,26 @@
 import ipywidgets as widgets
 import pytest
 
+import helpers.widgets
 from helpers.widgets import knob_panel
 
 
-def test_panel_runs_the_defaults_at_once_and_again_on_each_click():
+@pytest.fixture
+def shown(monkeypatch):
+    """What knob_panel displays."""
+    panels = []
+    monkeypatch.setattr(helpers.widgets, "display", panels.append)
+    return panels
+
+
+def test_panel_runs_the_defaults_at_once_and_again_on_each_click(shown):
     calls = []
     rows = widgets.IntSlider(value=100, min=10, max=1000)
     model = widgets.Dropdown(options=["small", "wide"], value="small", description="model")
-    panel = knob_panel(lambda **v: calls.append(v), {"rows": rows, "model": model}, title="Try")
+    assert (
+        knob_panel(lambda **v: calls.append(v), {"rows": rows, "model": model}, title="Try") is None
+    )
+    (panel,) = shown
     assert calls == [{"rows": 100, "model": "small"}]
     assert rows.description == "rows"  # unlabelled controls get their name
     rows.value, model.value = 500, "wide"
@@ -17,7 +29,7 @@ def test_panel_runs_the_defaults_at_once_and_again_on_each_click():
     assert not panel.button.disabled
 
 
-def test_a_failing_experiment_raises_its_error():
+def test_a_failing_experiment_raises_its_error(shown):
     def broken(**values):
         raise RuntimeError("experiment failed")
 
@@ -25,6 +37,6 @@ def test_a_failing_experiment_raises_its_error():
         knob_panel(broken, {"n": widgets.IntSlider()}, title="Broken")
 
 
-def test_panel_needs_a_control():
+def test_panel_needs_a_control(shown):
     with pytest.raises(ValueError, match="at least one control"):
         knob_panel(lambda: None, {}, title="Nothing")

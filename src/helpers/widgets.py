@@ -16,13 +16,12 @@ import ipywidgets as widgets
 from IPython.display import display
 
 
-def knob_panel(
-    run: Callable[..., object], controls: dict[str, widgets.Widget], title: str
-) -> widgets.VBox:
+def knob_panel(run: Callable[..., object], controls: dict[str, widgets.Widget], title: str) -> None:
     """Show ``controls`` with a Run button; ``run(**values)`` draws into the panel's output.
 
     ``run`` is called once right away with the default values, then on every click. While it runs
-    the button is disabled, so a slow experiment is not started twice.
+    the button is disabled, so a slow experiment is not started twice. Returns nothing, so that a
+    notebook cell ending with it shows the panel once.
     """
     if not controls:
         raise ValueError("knob_panel needs at least one control")
@@ -49,4 +48,3 @@ def knob_panel(
     panel.button = button  # for tests and for notebooks that want to trigger a run
     display(panel)
     update()
-    return panel
