@@ -248,6 +248,9 @@ def grade_submission(
                     "status": "timeout",
                     "detail": f"the notebook ran past {limits.notebook_seconds:g} s",
                 }
+            elif "_setup" in ran:  # the master's own set-up failed: not the student's doing
+                detail = f"the course's set-up cells failed: {ran['_setup']['detail']}"
+                statuses[eid] = {"status": "error", "detail": detail}
             elif ran.get(eid, {}).get("status") != "ran":
                 statuses[eid] = ran.get(eid, {"status": "error", "detail": "the cell did not run"})
             else:
