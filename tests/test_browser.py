@@ -1,5 +1,8 @@
 """A lesson in a real browser: JupyterLab on localhost, headless Chromium driven by Playwright.
 
+Runs every cell, checks that none failed and that the lesson's knob updates its output, opens the
+lesson as slides (the RISE presenter view), and saves screenshots of both in build/browser-test/.
+
 Run it on its own with `python -m pytest -m browser`. It needs a Chromium (Debian's `chromium`
 package; `.ci/run` installs it) or any Chrome named by COURSE_BROWSER; Playwright's own browser
 download is not used.
@@ -48,6 +51,17 @@ KERNEL_READY = """() => {
 }"""
 
 
+SLIDES = """() => {
+  for (const frame of document.querySelectorAll('iframe')) {
+    const doc = frame.contentDocument;
+    const slides = doc && doc.querySelectorAll('.reveal .slides > section');
+    const heading = slides && slides.length && slides[0].querySelector('h1');
+    if (heading) return {count: slides.length, title: heading.innerText.trim()};  // rendered
+  }
+  return null;
+}"""
+
+
 def chromium() -> str:
     found = os.environ.get("COURSE_BROWSER") or shutil.which("chromium") or shutil.which(
         "chromium-browser") or shutil.which("google-chrome")  # fmt: skip
@@ -78,11 +92,21 @@ def port_is_free(port: int) -> bool:
 
 
 def run_lesson_in_browser(browser_path: str, folder, screenshot) -> float:
+    import nbformat
     from playwright.sync_api import sync_playwright
+
+    lesson_nb = nbformat.read(ROOT / "notebooks" / LESSON, as_version=4)
+    expected_slides = sum(c.metadata.get("slideshow", {}).get("slide_type") == "slide"
+                          for c in lesson_nb.cells)  # fmt: skip
+    title = lesson_nb.cells[0].source.splitlines()[0].lstrip("# ")
 
     start = time.perf_counter()
     folder.mkdir(parents=True, exist_ok=True)
     port, token = free_port(), "browser-test"
+    # no "get Jupyter news?" pop-up over the screenshot: the server has no internet anyway
+    news = folder / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True, exist_ok=True)
+    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     env = {
         **os.environ, "COURSE_FAST": "1", "OMP_NUM_THREADS": "1",
         "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
@@ -91,7 +115,8 @@ def run_lesson_in_browser(browser_path: str, folder, screenshot) -> float:
     server = subprocess.Popen(
         [sys.executable, "-m", "helpers", "lab", "--no-browser", f"--port={port}",
          "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
-         "--LabApp.expose_app_in_browser=True", f"--LabApp.workspaces_dir={folder / 'workspaces'}"],
+         "--LabApp.expose_app_in_browser=True", f"--LabApp.workspaces_dir={folder / 'workspaces'}",
+         f"--LabApp.user_settings_dir={folder / 'settings'}"],
         cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
@@ -127,6 +152,14 @@ def run_lesson_in_browser(browser_path: str, folder, screenshot) -> float:
                                        timeout=60_000)  # fmt: skip
                 panel.scroll_into_view_if_needed()
                 page.screenshot(path=str(screenshot))
+
+                # presenter view: RISE renders the lesson as slides, one per title or section
+                page.evaluate("window.jupyterapp.commands.execute('RISE:preview')")
+                page.wait_for_function(SLIDES, timeout=60_000, polling=500)
+                slides = page.evaluate(SLIDES)
+                assert slides["count"] == expected_slides, slides
+                assert slides["title"].startswith(title), slides
+                page.screenshot(path=str(screenshot.with_name(f"{screenshot.stem}_slides.png")))
             finally:
                 browser.close()
     finally:

@@ -62,6 +62,35 @@ def test_compare_shuffles_the_order_each_round_and_syncs_around_every_run(monkey
     assert again.order == result.order  # reproducible from the seed
 
 
+def test_compare_progress_bar_counts_runs_between_timed_blocks(monkeypatch):
+    events, bars = [], []
+
+    class FakeBar:
+        def __init__(self, total, desc, unit, disable):
+            bars.append({"total": total, "desc": desc, "disable": disable})
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            events.append("closed")
+
+        def update(self):
+            events.append("tick")
+
+    monkeypatch.setattr(helpers.timing, "tqdm", FakeBar)
+    monkeypatch.setattr(helpers.timing, "synchronize", lambda device: events.append("sync"))
+    variants = {"a": lambda: events.append("a"), "b": lambda: events.append("b")}
+    helpers.timing.compare(variants, device="cuda", repeats=3, warmup=1, progress="rounds")
+    assert bars == [{"total": 8, "desc": "rounds", "disable": False}]
+    assert events.count("tick") == 8 and events[-1] == "closed"
+    timed_part = events[4:-1]  # after the warm-up (a, tick, b, tick): sync, work, sync, tick
+    assert [timed_part[i::4] for i in range(4)][3] == ["tick"] * 6
+    assert all(e == "sync" for e in timed_part[0::4] + timed_part[2::4])
+    helpers.timing.compare(variants, device="cpu", repeats=1, warmup=0, progress=False)
+    assert bars[-1] == {"total": 2, "desc": "compare", "disable": True}
+
+
 def test_compare_table_and_ratios():
     result = helpers.timing.Comparison(
         {"slow": Measurement([4.0, 6.0, 8.0]), "fast": Measurement([1.0, 2.0, 2.0])}

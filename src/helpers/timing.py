@@ -30,6 +30,7 @@ import pandas as pd
 import torch
 import torch.utils.benchmark as torch_benchmark
 from scipy import stats
+from tqdm.auto import tqdm
 
 from helpers.device import synchronize
 
@@ -144,33 +145,38 @@ def compare(
     repeats: int = 5,
     warmup: int = 1,
     seed: int = 0,
-    progress: Callable[[str], None] | None = None,
+    progress: bool | str = True,
 ) -> Comparison:
     """Time several variants against each other, interleaved in a shuffled order.
 
     Every variant is first run ``warmup`` times untimed. Then come ``repeats`` rounds; in each,
     every variant runs once, timed with :func:`timed`, in an order shuffled anew (reproducibly, from
-    ``seed``). ``progress``, if given, is called with each variant's name before it runs.
+    ``seed``). A progress bar counts the runs (labelled ``progress`` when that is a string; hidden
+    with ``progress=False``); it is updated between runs, never inside a timed one.
     """
     _check_counts(repeats, warmup)
     if not variants:
         raise ValueError("compare() needs at least one variant")
-    for fn in variants.values():
-        for _ in range(warmup):
-            fn()
-    rng = random.Random(seed)
-    samples: dict[str, list[float]] = {name: [] for name in variants}
-    order = []
-    for _ in range(repeats):
-        names = list(variants)
-        rng.shuffle(names)
-        order.append(names)
-        for name in names:
-            if progress is not None:
-                progress(name)
-            with timed(device) as watch:
-                variants[name]()
-            samples[name].append(watch.seconds)
+    label = progress if isinstance(progress, str) else "compare"
+    bar = tqdm(total=(warmup + repeats) * len(variants), desc=label, unit="run",
+               disable=progress is False)  # fmt: skip
+    with bar:
+        for fn in variants.values():
+            for _ in range(warmup):
+                fn()
+                bar.update()
+        rng = random.Random(seed)
+        samples: dict[str, list[float]] = {name: [] for name in variants}
+        order = []
+        for _ in range(repeats):
+            names = list(variants)
+            rng.shuffle(names)
+            order.append(names)
+            for name in names:
+                with timed(device) as watch:
+                    variants[name]()
+                samples[name].append(watch.seconds)
+                bar.update()
     return Comparison({name: Measurement(s) for name, s in samples.items()}, order)
 
 
