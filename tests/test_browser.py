@@ -91,14 +91,19 @@ def port_is_free(port: int) -> bool:
         return True
 
 
-def run_lesson_in_browser(browser_path: str, folder, screenshot) -> float:
+def slides_expected() -> tuple[int, str]:
+    """How many slides the lesson's markers make, and its title (the first slide's heading)."""
     import nbformat
+
+    lesson = nbformat.read(ROOT / "notebooks" / LESSON, as_version=4)
+    count = sum(c.metadata.get("slideshow", {}).get("slide_type") == "slide" for c in lesson.cells)
+    return count, lesson.cells[0].source.splitlines()[0].lstrip("# ")
+
+
+def run_lesson_in_browser(browser_path: str, folder, screenshot, slides: tuple[int, str]) -> float:
     from playwright.sync_api import sync_playwright
 
-    lesson_nb = nbformat.read(ROOT / "notebooks" / LESSON, as_version=4)
-    expected_slides = sum(c.metadata.get("slideshow", {}).get("slide_type") == "slide"
-                          for c in lesson_nb.cells)  # fmt: skip
-    title = lesson_nb.cells[0].source.splitlines()[0].lstrip("# ")
+    expected_slides, title = slides
 
     start = time.perf_counter()
     folder.mkdir(parents=True, exist_ok=True)
@@ -156,9 +161,9 @@ def run_lesson_in_browser(browser_path: str, folder, screenshot) -> float:
                 # presenter view: RISE renders the lesson as slides, one per title or section
                 page.evaluate("window.jupyterapp.commands.execute('RISE:preview')")
                 page.wait_for_function(SLIDES, timeout=60_000, polling=500)
-                slides = page.evaluate(SLIDES)
-                assert slides["count"] == expected_slides, slides
-                assert slides["title"].startswith(title), slides
+                shown = page.evaluate(SLIDES)
+                assert shown["count"] == expected_slides, shown
+                assert shown["title"].startswith(title), shown
                 page.screenshot(path=str(screenshot.with_name(f"{screenshot.stem}_slides.png")))
             finally:
                 browser.close()
@@ -176,12 +181,13 @@ def run_lesson_in_browser(browser_path: str, folder, screenshot) -> float:
 @pytest.mark.browser
 @pytest.mark.timeout(900)
 def test_lesson_runs_in_a_real_browser_twice(tmp_path):
-    browser_path = chromium()
+    browser_path, slides = chromium(), slides_expected()
     target = ROOT / "build" / "browser-test"
     target.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "notebooks" / LESSON, target / LESSON)
     for attempt in (1, 2):  # twice in a row: no leftover server, port or kernel in the way
         screenshot = target / f"{LESSON.removesuffix('.ipynb')}.png"
-        seconds = run_lesson_in_browser(browser_path, tmp_path / f"run{attempt}", screenshot)
+        folder = tmp_path / f"run{attempt}"
+        seconds = run_lesson_in_browser(browser_path, folder, screenshot, slides)
         assert screenshot.stat().st_size > 10_000
         print(f"browser run {attempt}: {seconds:.1f} s")

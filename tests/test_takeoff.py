@@ -55,6 +55,21 @@ def test_step_time_and_sweep_on_this_machine():
     assert batch["batch"] == 32 and batch["rows"] == 1000
 
 
+def test_sweep_progress_bar_counts_the_capped_points(monkeypatch):
+    bars = []
+
+    def fake_tqdm(points, desc, unit, disable):
+        bars.append((len(points), desc, disable))
+        return points
+
+    monkeypatch.setattr(takeoff, "tqdm", fake_tqdm)
+    monkeypatch.setattr(takeoff, "step_time", lambda widths, n, device, repeats: {"rows": n})
+    takeoff.sweep(takeoff.MODELS, [100, 1000], device="cpu", progress="sweep on cpu",
+                  max_rows={"wide 4-512-512-3": 100})  # fmt: skip
+    takeoff.sweep(takeoff.MODELS, [100], device="cpu", progress=False)
+    assert bars == [(3, "sweep on cpu", False), (2, "sweep", True)]
+
+
 def test_reference_round_trip_and_a_broken_file(tmp_path):
     table = takeoff.sweep({"IrisMLP 4-10-3": (4, 10, 3)}, [100], device="cpu", repeats=1)
     path = takeoff.save_reference(table, tmp_path / "ref.json")

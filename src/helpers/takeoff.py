@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import torch
 from torch import nn
+from tqdm.auto import tqdm
 
 from helpers.config import ROOT
 from helpers.hardware import card
@@ -88,24 +89,23 @@ def step_time(
 
 def sweep(
     models: dict[str, Sequence[int]], rows: Sequence[int], *, device: torch.device | str,
-    max_rows: dict[str, int] | None = None, repeats: int = 3, progress=None,
+    max_rows: dict[str, int] | None = None, repeats: int = 3, progress: bool | str = True,
 ) -> pd.DataFrame:  # fmt: skip
     """Time per step for every model at every row count (full batch), as one table.
 
-    ``max_rows`` caps the row count per model (the wide model on a CPU). ``progress``, if given,
-    is called after each point.
+    ``max_rows`` caps the row count per model (the wide model on a CPU). A progress bar counts the
+    points (labelled ``progress`` when that is a string; hidden with ``progress=False``).
     """
+    max_rows = max_rows or {}
+    points = [(name, widths, n) for name, widths in models.items() for n in rows
+              if n <= max_rows.get(name, n)]  # fmt: skip
+    label = progress if isinstance(progress, str) else "sweep"
     table = []
-    for name, widths in models.items():
-        for n in rows:
-            if max_rows and n > max_rows.get(name, n):
-                continue
-            row = step_time(widths, n, device=device, repeats=repeats)
-            row |= {"model": name, "flops": flops_per_step(widths, n),
-                    "bytes": bytes_per_step(widths, n)}  # fmt: skip
-            table.append(row)
-            if progress is not None:
-                progress()
+    for name, widths, n in tqdm(points, desc=label, unit="point", disable=progress is False):
+        row = step_time(widths, n, device=device, repeats=repeats)
+        row |= {"model": name, "flops": flops_per_step(widths, n),
+                "bytes": bytes_per_step(widths, n)}  # fmt: skip
+        table.append(row)
     return pd.DataFrame(table)
 
 
