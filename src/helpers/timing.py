@@ -342,14 +342,10 @@ def fit_affine(x: Sequence[float], y: Sequence[float], confidence: float = 0.95)
         raise ValueError(f"x and y need the same length, got {n} and {len(y)}")
     if n < 3 or len(set(x)) < 2:
         raise ValueError("need at least 3 points and 2 different x values to fit a line")
-    mean_x, mean_y = statistics.fmean(x), statistics.fmean(y)
-    sxx = sum((v - mean_x) ** 2 for v in x)
-    b = sum((u - mean_x) * (v - mean_y) for u, v in zip(x, y, strict=True)) / sxx
-    a = mean_y - b * mean_x
+    line = stats.linregress(x, y)
+    a, b, se_a, se_b = map(float, (line.intercept, line.slope, line.intercept_stderr, line.stderr))
     residuals = [v - (a + b * u) for u, v in zip(x, y, strict=True)]
     sd = math.sqrt(sum(r * r for r in residuals) / (n - 2))
-    se_b = sd / math.sqrt(sxx)
-    se_a = sd * math.sqrt(1 / n + mean_x**2 / sxx)
     t = stats.t.ppf((1 + confidence) / 2, n - 2)
     return AffineFit(
         a=a, b=b, a_low=a - t * se_a, a_high=a + t * se_a, b_low=b - t * se_b, b_high=b + t * se_b,
