@@ -4,7 +4,8 @@ import pandas as pd
 import pytest
 import torch
 
-from helpers.data import HEART_FEATURES, HEART_FILE, DataFileError, load_heart, load_iris_split
+from helpers.data import HEART_FEATURES, DataFileError, load_heart, load_iris_split
+from helpers.paths import HEART_CSV
 
 
 def test_iris_split_shapes_types_and_stratification():
@@ -45,7 +46,7 @@ def test_heart_loads_with_its_real_missing_values():
 @pytest.fixture
 def copy(tmp_path):
     target = tmp_path / "heart.csv"
-    shutil.copy(HEART_FILE, target)
+    shutil.copy(HEART_CSV, target)
     return target
 
 

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from helpers import hardware, monitor
+from helpers import hardware, nvml
 
 # name, total_memory (bytes), compute capability, SMs, L2 (bytes): as PyTorch reports these cards.
 CARDS = {
@@ -70,7 +70,7 @@ def fake_gpus(monkeypatch):
         monkeypatch.setattr(torch.version, "hip", None)
         monkeypatch.delenv("COURSE_DEVICE", raising=False)
         fake = FakeNVML(cards)
-        monkeypatch.setattr(monitor, "nvml", lambda: fake)
+        monkeypatch.setattr(nvml, "library", lambda: fake)
         return cards
 
     return install

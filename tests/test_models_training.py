@@ -3,7 +3,7 @@ import torch
 
 import helpers.timing
 from helpers.data import load_iris_split
-from helpers.models import IrisMLP
+from helpers.models import MLP, IrisMLP, mlp
 from helpers.training import train
 
 
@@ -19,8 +19,21 @@ def test_iris_mlp_shape_and_parameters():
     assert IrisMLP(hidden=32).fc1.out_features == 32
 
 
+def test_sizes_come_in_the_order_data_flows():
+    model = MLP(13, 16, 2)
+    assert (model.fc1.in_features, model.fc1.out_features, model.fc2.out_features) == (13, 16, 2)
+
+
+def test_mlp_has_the_widths_asked_for():
+    model = mlp((4, 512, 512, 3))
+    assert [m.out_features for m in model if isinstance(m, torch.nn.Linear)] == [512, 512, 3]
+    assert model(torch.zeros(2, 4)).shape == (2, 3)
+    with pytest.raises(ValueError, match="at least two positive whole numbers"):
+        mlp((4,))
+
+
 def test_iris_mlp_rejects_a_bad_width():
-    with pytest.raises(ValueError, match="hidden must be a positive number of units, got 0"):
+    with pytest.raises(ValueError, match=r"positive whole numbers, got \(4, 0, 3\)"):
         IrisMLP(hidden=0)
 
 

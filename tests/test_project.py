@@ -13,7 +13,8 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from helpers.config import ROOT, TESTED_TORCH
+from helpers.config import TESTED_TORCH
+from helpers.paths import ROOT
 
 ALLOWED_CELL_METADATA = {"tags", "slideshow", "nbgrader"}
 ALLOWED_NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
@@ -112,7 +113,7 @@ def test_ruff_passes():
 def test_outline_is_current():
     """Navigation cells, slide markers and the README's course map follow the lessons' metadata:
     after editing a lesson, run `python -m helpers outline`."""
-    from helpers.outline import outline
+    from helpers.course.outline import outline
 
     assert outline(check=True) == []
 

@@ -2,18 +2,9 @@ import json
 
 import numpy as np
 import pytest
-import torch
 
-from helpers import takeoff
-from helpers.cli import main
-
-
-def test_mlp_has_the_widths_asked_for():
-    model = takeoff.mlp((4, 512, 512, 3))
-    assert [m.out_features for m in model if isinstance(m, torch.nn.Linear)] == [512, 512, 3]
-    assert model(torch.zeros(2, 4)).shape == (2, 3)
-    with pytest.raises(ValueError, match="at least two positive sizes"):
-        takeoff.mlp((4,))
+from helpers import paths, takeoff
+from helpers.course.cli import main
 
 
 def test_flops_and_bytes():
@@ -85,7 +76,7 @@ def test_cli_refuses_to_write_a_cpu_curve_as_the_gpu_reference(capsys, monkeypat
     monkeypatch.setenv("COURSE_DEVICE", "cpu")
     assert main(["takeoff", "--fast"]) == 1
     assert "holds the reference *GPU* curve" in capsys.readouterr().err
-    assert not takeoff.REFERENCE.exists() or "cuda" in takeoff.REFERENCE.read_text()
+    assert not paths.GPU_REFERENCE.exists() or "cuda" in paths.GPU_REFERENCE.read_text()
 
 
 def test_cli_measures_a_sweep_elsewhere(tmp_path, capsys, monkeypatch):

@@ -1,11 +1,9 @@
-import random
 import time
 
 import pytest
-import torch
 
 import helpers.timing
-from helpers.timing import Measurement, fit_affine, measure, timed
+from helpers.timing import Measurement, measure, timed
 
 
 def test_timed_synchronises_before_each_clock_read(monkeypatch):
@@ -124,79 +122,3 @@ def test_benchmark_times_a_short_statement_and_syncs(monkeypatch):
     result = helpers.timing.benchmark(lambda: time.sleep(0.002), device="cpu", min_run_time=0.05)
     assert seen and set(seen) == {"cpu"}
     assert 0.002 <= result.median < 0.02  # per call, not per block
-
-
-def test_profile_ops_counts_the_operators():
-    x = torch.ones(8, 8)
-    table = helpers.timing.profile_ops(lambda: [x @ x for _ in range(3)], device="cpu")
-    assert table.loc["aten::mm", "calls"] == 3 and table.loc["aten::mm", "computing_calls"] == 3
-    assert table.loc["aten::matmul", "computing_calls"] == 0  # it only calls aten::mm
-    y = torch.ones(4, 6)
-    views = helpers.timing.profile_ops(lambda: torch.relu(y.t()), device="cpu")
-    assert views.loc["aten::t", "computing_calls"] == 0  # a view: no arithmetic
-    assert views.loc["aten::relu", "computing_calls"] == 0  # calls aten::clamp_min...
-    assert views.loc["aten::clamp_min", "computing_calls"] == 1  # ...which does the work
-    assert views.attrs["kernels"] == 0  # no GPU here
-    assert (table["self_cpu_us"] >= 0).all()
-
-
-# --- fit_affine and its verdict, on synthetic data for each case ------------------------------
-
-X = [1, 10, 20, 100, 200] * 4  # recordings, as in day 5
-
-
-def points(a, b, noise, seed=0):
-    rng = random.Random(seed)
-    return [a + b * x + rng.gauss(0, noise) for x in X]
-
-
-def test_fit_recovers_a_known_line():
-    fit = fit_affine(X, points(5.0, 0.001, 0.0001))
-    assert fit.a == pytest.approx(5.0, abs=0.001) and fit.b == pytest.approx(0.001, rel=0.01)
-    assert fit.a_low < 5.0 < fit.a_high and fit.b_low < 0.001 < fit.b_high
-
-
-def test_exact_line_matches_numpy_polyfit():
-    import numpy as np
-
-    ys = points(2.0, 0.5, 0.3, seed=4)
-    b, a = np.polyfit(X, ys, 1)
-    fit = fit_affine(X, ys)
-    assert (fit.a, fit.b) == pytest.approx((a, b))
-
-
-def test_verdict_cost_larger_than_noise():
-    fit = fit_affine(X, points(5.0, 0.002, 0.01))  # 0.4 s across the range, 10 ms noise
-    assert fit.b_distinguishable and fit.effect_larger_than_noise
-    assert "distinguishable from zero" in fit.verdict() and "larger than" in fit.verdict()
-
-
-def test_verdict_cost_real_but_smaller_than_noise():
-    xs = X * 50  # many runs pin b down even though each run is noisy
-    ys = [5.0 + 0.0004 * x + random.Random(i).gauss(0, 0.1) for i, x in enumerate(xs)]
-    fit = fit_affine(xs, ys)
-    assert fit.b_distinguishable and not fit.effect_larger_than_noise
-    assert "smaller than the run-to-run noise" in fit.verdict()
-
-
-def test_verdict_no_cost():
-    fit = fit_affine(X, points(5.0, 0.0, 0.05))
-    assert not fit.b_distinguishable
-    assert "cannot tell it from nothing" in fit.verdict("one .item()")
-    assert "The price of one .item()" in fit.verdict("one .item()")
-
-
-def test_verdict_negative_cost_is_called_a_drift():
-    fit = fit_affine(X, points(5.0, -0.002, 0.01))
-    assert fit.b_distinguishable and fit.b < 0
-    assert "not a real cost" in fit.verdict()
-
-
-@pytest.mark.parametrize(
-    ("x", "y", "message"),
-    [([1, 2], [1, 2], "at least 3 points"), ([1, 1, 1], [1, 2, 3], "2 different x values"),
-     ([1, 2, 3], [1, 2], "same length")],
-)  # fmt: skip
-def test_fit_rejects_what_cannot_be_fitted(x, y, message):
-    with pytest.raises(ValueError, match=message):
-        fit_affine(x, y)

@@ -6,9 +6,9 @@ import pytest
 import torch
 from torch.utils.data import DataLoader
 
-from helpers import monitor
+from helpers import utilisation
 from helpers.data import SlowDataset
-from helpers.monitor import UtilisationMeter, largest_batch_that_fits, peak_memory
+from helpers.utilisation import UtilisationMeter, largest_batch_that_fits, peak_memory
 
 
 def test_slow_dataset_costs_its_decode_time_and_is_deterministic():
@@ -33,7 +33,7 @@ def test_slow_dataset_works_with_worker_processes():
 
 def test_meter_splits_waiting_from_computing(monkeypatch):
     seen = []
-    monkeypatch.setattr(monitor, "timed", _fake_timed(seen))
+    monkeypatch.setattr(utilisation, "timed", _fake_timed(seen))
 
     def slow_loader():
         for i in range(3):
@@ -89,12 +89,12 @@ def test_peak_memory_on_cuda_uses_pytorch_s_counters(monkeypatch):
 
 
 def test_out_of_memory_recognised_on_gpu_and_cpu():
-    assert monitor.is_out_of_memory(torch.OutOfMemoryError("CUDA out of memory"))
+    assert utilisation.is_out_of_memory(torch.OutOfMemoryError("CUDA out of memory"))
     # 4 PiB: more than a 64-bit process can even address, so the CPU allocator refuses at once
     with pytest.raises(RuntimeError) as info:
         torch.empty(2**50)
-    assert monitor.is_out_of_memory(info.value)
-    assert not monitor.is_out_of_memory(RuntimeError("shape mismatch"))
+    assert utilisation.is_out_of_memory(info.value)
+    assert not utilisation.is_out_of_memory(RuntimeError("shape mismatch"))
 
 
 def test_largest_batch_that_fits_halves_until_it_fits(monkeypatch):

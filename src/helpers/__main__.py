@@ -1,7 +1,7 @@
-"""``python -m helpers <command>``: see :mod:`helpers.cli`."""
+"""``python -m helpers <command>``: the course's command line, in :mod:`helpers.course.cli`."""
 
 import sys
 
-from helpers.cli import main
+from helpers.course.cli import main
 
 sys.exit(main())

@@ -21,6 +21,7 @@ import pandas as pd
 import psutil
 import torch
 
+from helpers import nvml
 from helpers.device import get_device
 
 # --- CPU -----------------------------------------------------------------------------------------
@@ -217,8 +218,11 @@ def cache_sizes(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> dict
             label = f"L{level}" + {"Data": "d", "Instruction": "i"}.get(kind, "")
             caches[label] = f"{size} (shared by CPUs {shared})"
     elif platform.system() == "Darwin":
-        for label, key in (("L1d", "hw.l1dcachesize"), ("L2", "hw.l2cachesize"),
-                           ("L3", "hw.l3cachesize")):  # fmt: skip
+        for label, key in (
+            ("L1d", "hw.l1dcachesize"),
+            ("L2", "hw.l2cachesize"),
+            ("L3", "hw.l3cachesize"),
+        ):
             if (value := _sysctl(key)) and value.isdigit() and int(value) > 0:
                 caches[label] = _size(value)
     return caches
@@ -369,21 +373,11 @@ def gpu_tier(name: str, memory_gb: float) -> tuple[str, str]:
     return "consumer", f"unknown name; {memory_gb:.0f} GB of memory is consumer sized (a guess)"
 
 
-def driver_version() -> str | None:
-    """The NVIDIA driver version from NVML (nvidia-ml-py), or ``None`` without a driver."""
-    from helpers.monitor import nvml  # the monitor owns NVML set-up
-
-    if (lib := nvml()) is None:
-        return None
-    version = lib.nvmlSystemGetDriverVersion()
-    return version.decode() if isinstance(version, bytes) else version
-
-
 def gpu_info() -> list[dict]:
     """One dict per CUDA (or ROCm) GPU; an empty list when there is none."""
     if not torch.cuda.is_available():
         return []
-    driver = driver_version()
+    driver = nvml.driver_version()
     gpus = []
     for index in range(torch.cuda.device_count()):
         props = torch.cuda.get_device_properties(index)
@@ -391,20 +385,22 @@ def gpu_info() -> list[dict]:
         memory_gb = props.total_memory / 1e9
         tier, reason = gpu_tier(props.name, memory_gb)
         rocm = getattr(props, "gcnArchName", None) if torch.version.hip else None
-        gpus.append({
-            "index": index,
-            "name": props.name,
-            "memory_total_gb": round(memory_gb, 1),
-            "memory_free_gb": round(free / 1e9, 1),
-            "compute_capability": f"{props.major}.{props.minor}",
-            "architecture": f"AMD {rocm}" if rocm else architecture(props.major, props.minor),
-            "multiprocessors": props.multi_processor_count,
-            "l2_cache": _size(str(l2)) if (l2 := getattr(props, "L2_cache_size", 0)) else None,
-            "tier": tier,
-            "tier_reason": reason,
-            "driver": driver,
-            "cuda_runtime": torch.version.cuda or torch.version.hip,
-        })  # fmt: skip
+        gpus.append(
+            {
+                "index": index,
+                "name": props.name,
+                "memory_total_gb": round(memory_gb, 1),
+                "memory_free_gb": round(free / 1e9, 1),
+                "compute_capability": f"{props.major}.{props.minor}",
+                "architecture": f"AMD {rocm}" if rocm else architecture(props.major, props.minor),
+                "multiprocessors": props.multi_processor_count,
+                "l2_cache": _size(str(l2)) if (l2 := getattr(props, "L2_cache_size", 0)) else None,
+                "tier": tier,
+                "tier_reason": reason,
+                "driver": driver,
+                "cuda_runtime": torch.version.cuda or torch.version.hip,
+            }
+        )
     return gpus
 
 
@@ -483,7 +479,7 @@ def card() -> dict:
             "gpu_capability": f"{props.major}.{props.minor}",
             "gpu_count": torch.cuda.device_count(),
             "cuda": torch.version.cuda,
-            "driver": driver_version(),
+            "driver": nvml.driver_version(),
         }
     elif device.type == "mps":
         info["gpu"] = "Apple GPU (MPS), memory shared with the CPU"

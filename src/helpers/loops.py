@@ -1,4 +1,4 @@
-"""Day 5's training loops: the lesson's loop, and faster ones that compute the same losses.
+"""Day 5's training loops: the lesson's loop, and faster ones that compute the same losses (day 5).
 
 All of them train an ``IrisMLP``-shaped network (``fc1``, ReLU, ``fc2``) full batch with plain SGD
 and cross-entropy, so their losses can be compared epoch by epoch (``tests/test_loops.py`` does).
@@ -19,6 +19,8 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from helpers.training import sgd_step
+
 Step = Callable[..., torch.Tensor]
 
 
@@ -27,22 +29,24 @@ def device_losses_loop(
 ) -> list[float]:
     """The lesson's loop without ``.item()``: every loss stays on the device until one read at
     the end."""
-    loss_fn = nn.CrossEntropyLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
     for _ in range(epochs):
-        optimizer.zero_grad()
-        loss = loss_fn(model(X), y)
-        loss.backward()
-        optimizer.step()
+        loss = sgd_step(model, optimizer, X, y)
         losses.append(loss.detach())  # a reference to a number on the device: no waiting
     return torch.stack(losses).tolist()  # one copy, one wait
 
 
 def handwritten_step(
-    W1: torch.Tensor, b1: torch.Tensor, W2: torch.Tensor, b2: torch.Tensor,
-    X: torch.Tensor, y: torch.Tensor, onehot: torch.Tensor, lr: float,
-) -> torch.Tensor:  # fmt: skip
+    W1: torch.Tensor,
+    b1: torch.Tensor,
+    W2: torch.Tensor,
+    b2: torch.Tensor,
+    X: torch.Tensor,
+    y: torch.Tensor,
+    onehot: torch.Tensor,
+    lr: float,
+) -> torch.Tensor:
     """One SGD epoch of the 2-layer ReLU network, gradients by hand; updates the weights in place.
 
     Sixteen operators where autograd's loop dispatches about eighty. Returns the loss (before the
@@ -61,9 +65,13 @@ def handwritten_step(
 
 
 def handwritten_loop(
-    model: nn.Module, X: torch.Tensor, y: torch.Tensor, epochs: int, lr: float = 0.01,
+    model: nn.Module,
+    X: torch.Tensor,
+    y: torch.Tensor,
+    epochs: int,
+    lr: float = 0.01,
     step: Step = handwritten_step,
-) -> list[float]:  # fmt: skip
+) -> list[float]:
     """Train ``model`` with :func:`handwritten_step` (or a compiled version of it, ``step``).
 
     The weights are updated in place through detached views, so the model ends up trained as the

@@ -1,24 +1,41 @@
-"""The course's models."""
+"""The course's models: small fully connected ReLU networks.
+
+* :class:`MLP` has one hidden layer whose ``nn.Linear`` modules are named ``fc1`` and ``fc2``, so
+  that ``self.fc1(x)`` in ``forward`` reads as in the lesson (day 3 explains why it works).
+* :class:`IrisMLP` is the lesson's network, 4-10-3 (days 0, 2, 3, 5 and the homework).
+* :func:`mlp` builds a network of any widths, e.g. day 6's wide ``(4, 512, 512, 3)`` (days 6, 7).
+
+Every constructor takes the sizes in the order data flows: inputs, hidden, outputs.
+
+>>> sum(p.numel() for p in IrisMLP().parameters())
+83
+>>> mlp((4, 8, 3))
+Sequential(
+  (0): Linear(in_features=4, out_features=8, bias=True)
+  (1): ReLU()
+  (2): Linear(in_features=8, out_features=3, bias=True)
+)
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import torch
 from torch import nn
 
 
-class MLP(nn.Module):
-    """A network with one hidden ReLU layer: ``n_features`` inputs, ``n_classes`` scores (logits).
+def _check_widths(widths: Sequence[int]) -> None:
+    if len(widths) < 2 or any(not isinstance(w, int) or w < 1 for w in widths):
+        raise ValueError(f"widths need at least two positive whole numbers, got {tuple(widths)}")
 
-    ``self.fc1`` and ``self.fc2`` are ``nn.Linear`` modules; ``forward`` calls them like functions,
-    ``self.fc1(x)``, which day 3 explains.
-    """
+
+class MLP(nn.Module):
+    """``n_features`` inputs, one hidden ReLU layer of ``hidden`` units, ``n_classes`` scores."""
 
     def __init__(self, n_features: int, hidden: int, n_classes: int) -> None:
         super().__init__()
-        for name, value in (("n_features", n_features), ("hidden", hidden),
-                            ("n_classes", n_classes)):  # fmt: skip
-            if value < 1:
-                raise ValueError(f"{name} must be a positive number of units, got {value}")
+        _check_widths((n_features, hidden, n_classes))
         self.fc1 = nn.Linear(n_features, hidden)
         self.relu = nn.ReLU()
         self.fc2 = nn.Linear(hidden, n_classes)
@@ -30,5 +47,14 @@ class MLP(nn.Module):
 class IrisMLP(MLP):
     """The lesson's network: 4 inputs (Iris measurements), ``hidden`` ReLU units, 3 species."""
 
-    def __init__(self, hidden: int = 10, n_features: int = 4, n_classes: int = 3) -> None:
-        super().__init__(n_features, hidden, n_classes)
+    def __init__(self, hidden: int = 10) -> None:
+        super().__init__(4, hidden, 3)
+
+
+def mlp(widths: Sequence[int]) -> nn.Sequential:
+    """A ReLU network with the given layer widths, inputs first, e.g. ``(4, 512, 512, 3)``."""
+    _check_widths(widths)
+    layers: list[nn.Module] = []
+    for n_in, n_out in zip(widths[:-1], widths[1:], strict=True):
+        layers += [nn.Linear(n_in, n_out), nn.ReLU()]
+    return nn.Sequential(*layers[:-1])

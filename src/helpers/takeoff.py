@@ -1,4 +1,5 @@
-"""Day 6: when does a GPU take off? Time per training step against problem size.
+"""Day 6: when does a GPU take off? Time per training step against problem size (day 6; day 7
+reuses the step timing).
 
 A training step costs a fixed overhead (launching a few dozen operations, Python, autograd) plus
 time that grows with the work. :func:`sweep` measures time per step over a range of row counts for
@@ -19,28 +20,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from torch import nn
 from tqdm.auto import tqdm
 
-from helpers.config import ROOT
 from helpers.hardware import card
+from helpers.models import mlp
+from helpers.paths import GPU_REFERENCE
 from helpers.timing import measure
-
-REFERENCE = ROOT / "data" / "gpu_reference.json"
-"""Where the reference GPU curve lives (absent until someone measures it on a GPU)."""
+from helpers.training import sgd_step
 
 MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
 """The two networks of the lesson, by their layer widths."""
-
-
-def mlp(widths: Sequence[int]) -> nn.Sequential:
-    """A ReLU network with the given layer widths, e.g. ``(4, 512, 512, 3)``."""
-    if len(widths) < 2 or min(widths) < 1:
-        raise ValueError(f"widths need at least two positive sizes, got {tuple(widths)}")
-    layers: list[nn.Module] = []
-    for n_in, n_out in zip(widths[:-1], widths[1:], strict=True):
-        layers += [nn.Linear(n_in, n_out), nn.ReLU()]
-    return nn.Sequential(*layers[:-1])
 
 
 def flops_per_step(widths: Sequence[int], rows: int) -> int:
@@ -59,9 +48,14 @@ def bytes_per_step(widths: Sequence[int], rows: int) -> int:
 
 
 def step_time(
-    widths: Sequence[int], rows: int, *, device: torch.device | str, repeats: int = 3,
-    warmup: int = 1, batch: int | None = None,
-) -> dict:  # fmt: skip
+    widths: Sequence[int],
+    rows: int,
+    *,
+    device: torch.device | str,
+    repeats: int = 3,
+    warmup: int = 1,
+    batch: int | None = None,
+) -> dict:
     """Median seconds of one SGD step on ``rows`` random rows (a batch of ``batch`` of them).
 
     Returns a row for :func:`sweep`'s table: widths, rows, batch, device, median and quartiles.
@@ -74,37 +68,50 @@ def step_time(
     torch.manual_seed(0)
     model = mlp(widths).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    loss_fn = nn.CrossEntropyLoss()
-
-    def step():
-        optimizer.zero_grad()
-        loss_fn(model(X), y).backward()
-        optimizer.step()
-
-    result = measure(step, device=device, repeats=repeats, warmup=warmup)
+    result = measure(
+        lambda: sgd_step(model, optimizer, X, y), device=device, repeats=repeats, warmup=warmup
+    )
     q1, q3 = result.quartiles
-    return {"rows": rows, "batch": batch, "device": str(device), "seconds": result.median,
-            "q1": q1, "q3": q3}  # fmt: skip
+    return {
+        "rows": rows,
+        "batch": batch,
+        "device": str(device),
+        "seconds": result.median,
+        "q1": q1,
+        "q3": q3,
+    }
 
 
 def sweep(
-    models: dict[str, Sequence[int]], rows: Sequence[int], *, device: torch.device | str,
-    max_rows: dict[str, int] | None = None, repeats: int = 3, progress: bool | str = True,
-) -> pd.DataFrame:  # fmt: skip
+    models: dict[str, Sequence[int]],
+    rows: Sequence[int],
+    *,
+    device: torch.device | str,
+    max_rows: dict[str, int] | None = None,
+    repeats: int = 3,
+    progress: bool | str = True,
+) -> pd.DataFrame:
     """Time per step for every model at every row count (full batch), as one table.
 
     ``max_rows`` caps the row count per model (the wide model on a CPU). A progress bar counts the
     points (labelled ``progress`` when that is a string; hidden with ``progress=False``).
     """
     max_rows = max_rows or {}
-    points = [(name, widths, n) for name, widths in models.items() for n in rows
-              if n <= max_rows.get(name, n)]  # fmt: skip
+    points = [
+        (name, widths, n)
+        for name, widths in models.items()
+        for n in rows
+        if n <= max_rows.get(name, n)
+    ]
     label = progress if isinstance(progress, str) else "sweep"
     table = []
     for name, widths, n in tqdm(points, desc=label, unit="point", disable=progress is False):
         row = step_time(widths, n, device=device, repeats=repeats)
-        row |= {"model": name, "flops": flops_per_step(widths, n),
-                "bytes": bytes_per_step(widths, n)}  # fmt: skip
+        row |= {
+            "model": name,
+            "flops": flops_per_step(widths, n),
+            "bytes": bytes_per_step(widths, n),
+        }
         table.append(row)
     return pd.DataFrame(table)
 
@@ -150,14 +157,14 @@ def crossover(
     return _crossing(x, a, b)
 
 
-def save_reference(table: pd.DataFrame, path: Path = REFERENCE) -> Path:
+def save_reference(table: pd.DataFrame, path: Path = GPU_REFERENCE) -> Path:
     """Store a measured sweep with the card of the machine that measured it."""
     payload = {"card": card(), "points": table.to_dict(orient="records")}
     path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
     return path
 
 
-def load_reference(path: Path = REFERENCE) -> tuple[dict, pd.DataFrame] | None:
+def load_reference(path: Path = GPU_REFERENCE) -> tuple[dict, pd.DataFrame] | None:
     """The stored reference GPU sweep as ``(card, table)``, or ``None`` when there is none."""
     if not path.is_file():
         return None

@@ -17,16 +17,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, DeadKernelError
 
-from helpers.config import ROOT
-from helpers.homework import all_masters
-
-LESSONS = ROOT / "notebooks"
-BUILD = ROOT / "build"
-
-
-def lessons() -> list[Path]:
-    """The day-by-day lessons, ``notebooks/dayNN_*.ipynb``, in teaching order."""
-    return sorted(LESSONS.glob("day*.ipynb"))
+from helpers import paths
 
 
 @dataclass
@@ -95,21 +86,25 @@ def _html(nb: nbformat.NotebookNode) -> str:
     return body
 
 
-def build_course(out: Path | None = None, *, fast: bool = False, paths: list[Path] | None = None):
+def build_course(
+    out: Path | None = None, *, fast: bool = False, notebooks: list[Path] | None = None
+):
     """Execute every lesson and master into ``out`` (default ``build/course``), with HTML copies.
 
     Prints each notebook's time and where its copies are; writes ``timings.json`` beside them.
     Returns the list of :class:`Run`; a failed notebook is reported and the others still run.
     """
-    out = out or BUILD / "course"
-    paths = paths if paths is not None else lessons() + all_masters()
+    out = out or paths.EXECUTED
+    notebooks = notebooks if notebooks is not None else paths.lessons() + paths.masters()
     runs, timings = [], {}
     mode = "fast" if fast else "full"
-    print(f"Executing {len(paths)} notebooks in {mode} mode into {out}/")
-    for path in paths:
+    print(f"Executing {len(notebooks)} notebooks in {mode} mode into {out}/")
+    for path in notebooks:
         run = execute(path, fast=fast)
         full = path.resolve()
-        relative = full.relative_to(ROOT) if full.is_relative_to(ROOT) else Path(full.name)
+        relative = (
+            full.relative_to(paths.ROOT) if full.is_relative_to(paths.ROOT) else Path(full.name)
+        )
         target = out / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(run.notebook, target)

@@ -21,15 +21,10 @@ from pathlib import Path
 
 import nbformat
 
-from helpers.config import ROOT
+from helpers import paths
 
-README = ROOT / "README.md"
 MAP_START, MAP_END = "<!-- course-map:start -->", "<!-- course-map:end -->"
 NAV_MARK = "<!-- navigation -->"
-
-
-def _lessons() -> list[Path]:
-    return sorted((ROOT / "notebooks").glob("day*.ipynb"))
 
 
 def _course(nb, path: Path) -> dict:
@@ -90,9 +85,12 @@ def course_map(lessons: list[tuple[Path, dict]]) -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     for path, course in lessons:
-        homework = ROOT / "notebooks" / "homework" / f"day{course['day']:02d}_homework.ipynb"
-        link = (f"[day {course['day']:02d}](notebooks/homework/{homework.name})"
-                if homework.exists() else "none")  # fmt: skip
+        homework = paths.homework(f"day{course['day']:02d}_homework")
+        link = (
+            f"[day {course['day']:02d}](notebooks/homework/{homework.name})"
+            if homework.exists()
+            else "none"
+        )
         rows.append(
             f"| {course['day']} | [{course['title']}](notebooks/{path.name}) | "
             f"{course.get('minutes', '?')} | {course.get('device', 'any')} | {link} |"
@@ -114,19 +112,19 @@ def outline(timings: Path | None = None, *, check: bool = False) -> list[str]:
             raise ValueError(f"{timings} holds {data.get('mode')}-mode timings; run `make course`")
         for name, entry in data["notebooks"].items():
             minutes[Path(name).name] = max(1, math.ceil(entry["seconds"] / 60))
-    paths = _lessons()
-    notebooks = {p: nbformat.read(p, as_version=4) for p in paths}
-    info = [(p, _course(notebooks[p], p)) for p in paths]
+    lessons = paths.lessons()
+    notebooks = {p: nbformat.read(p, as_version=4) for p in lessons}
+    info = [(p, _course(notebooks[p], p)) for p in lessons]
     changed = []
     for i, (path, _) in enumerate(info):
         nav = navigation(info[i - 1] if i else None, info[i + 1] if i + 1 < len(info) else None)
         new = updated_lesson(notebooks[path], nav, minutes.get(path.name))
         if _text(new) != path.read_text(encoding="utf-8"):
-            changed.append(str(path.relative_to(ROOT)))
+            changed.append(str(path.relative_to(paths.ROOT)))
             if not check:
                 path.write_text(_text(new), encoding="utf-8")
         info[i] = (path, new.metadata["course"])
-    readme = README.read_text(encoding="utf-8")
+    readme = paths.README.read_text(encoding="utf-8")
     if MAP_START not in readme or MAP_END not in readme:
         raise ValueError(f"README.md needs the markers {MAP_START} and {MAP_END}")
     head, rest = readme.split(MAP_START, 1)
@@ -135,5 +133,5 @@ def outline(timings: Path | None = None, *, check: bool = False) -> list[str]:
     if new_readme != readme:
         changed.append("README.md")
         if not check:
-            README.write_text(new_readme, encoding="utf-8")
+            paths.README.write_text(new_readme, encoding="utf-8")
     return changed

@@ -8,15 +8,16 @@ import re
 import nbformat
 import pytest
 
-from helpers.config import ROOT
-from helpers.homework import all_masters, parse
-from helpers.notebooks import execute, lessons, problems
+from helpers import paths
+from helpers.course.execute import execute, problems
+from helpers.course.markers import parse
 
-NOTEBOOKS = lessons() + all_masters()
+ROOT = paths.ROOT
+NOTEBOOKS = paths.lessons() + paths.masters()
 
 
 def test_the_course_has_notebooks():
-    assert any(p.name.startswith("day00") for p in lessons())
+    assert any(p.name.startswith("day00") for p in paths.lessons())
 
 
 @pytest.mark.notebook
@@ -29,7 +30,7 @@ def test_notebook_runs_cleanly_in_fast_mode(path):
     assert problems(run.notebook) == []
 
 
-STUDENT_VERSIONS = sorted((ROOT / "notebooks" / "homework").glob("*.ipynb"))
+STUDENT_VERSIONS = sorted(paths.HOMEWORK.glob("*.ipynb"))
 
 
 @pytest.mark.notebook

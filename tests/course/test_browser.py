@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from helpers.config import ROOT
+from helpers.paths import ROOT
 
 LESSON = "day06_gpu_takeoff.ipynb"  # fast in fast mode, and it has a knob
 ARGS = [

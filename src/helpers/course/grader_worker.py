@@ -1,4 +1,4 @@
-"""The child process of :mod:`helpers.grading`: ``python -m helpers.grader_worker PHASE JOB``.
+"""The process that runs answer code for :mod:`helpers.course.grading`.
 
 Two phases, each in a fresh interpreter started by the grader:
 
@@ -123,7 +123,7 @@ def run_answers(job: dict, folder: Path) -> dict:
 
 
 def run_tests(job: dict, folder: Path) -> dict:
-    from helpers.homework import run_statements
+    from helpers.course.checks import run_statements
 
     namespace: dict = {"__name__": "__main__"}
     output = CappedOutput()
@@ -134,8 +134,9 @@ def run_tests(job: dict, folder: Path) -> dict:
             namespace.update(cloudpickle.load(file))
         try:
             with time_limit(job["timeout"]):
-                outcomes = run_statements(job["test"], namespace, job["exercise"],
-                                          set(job["hidden"]))  # fmt: skip
+                outcomes = run_statements(
+                    job["test"], namespace, job["exercise"], set(job["hidden"])
+                )
         except CellTimeout:
             return {"status": "timeout", "outcomes": []}
     checks = [o for o in outcomes if o.test or o.status != "passed"]

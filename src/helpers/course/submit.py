@@ -12,14 +12,9 @@ from pathlib import Path
 
 import nbformat
 
-from helpers.grading import STUDENT_RE, Limits, Submission, grade_submission
-from helpers.homework import (
-    CELL_METADATA,
-    NOTEBOOK_METADATA,
-    STUDENT,
-    HomeworkFormatError,
-    parse,
-)
+from helpers import paths
+from helpers.course.grading import STUDENT_RE, Limits, Submission, grade_submission
+from helpers.course.markers import CELL_METADATA, NOTEBOOK_METADATA, HomeworkFormatError, parse
 
 
 def submit(notebook: Path, student: str, out: Path, *, force: bool = False) -> int:
@@ -39,19 +34,23 @@ def submit(notebook: Path, student: str, out: Path, *, force: bool = False) -> i
     if len(days) != 1:
         return fail(f"{notebook} holds no course exercises (or several homework's): {sorted(days)}")
     name = f"{days.pop()}_homework"
-    reference = STUDENT / f"{name}.ipynb"
+    reference = paths.homework(name)
     if not reference.is_file():
         return fail(f"there is no homework {name} in this course ({reference} is missing)")
     expected = parse(reference)
-    missing = [i for i in [*expected.exercises, *expected.manual] if i not in
-               [*homework.exercises, *homework.manual]]  # fmt: skip
+    missing = [
+        i
+        for i in [*expected.exercises, *expected.manual]
+        if i not in [*homework.exercises, *homework.manual]
+    ]
 
     target = out / f"{student}_{name}.ipynb"
     if target.exists() and not force:
         return fail(f"{target} exists already; pass --force to replace it")
     print(f"Checking {notebook} ({name}) as the grader will, with the tests you can see...")
-    result = grade_submission(Submission(student, name, notebook.resolve()), Limits(),
-                              reference=reference)  # fmt: skip
+    result = grade_submission(
+        Submission(student, name, notebook.resolve()), Limits(), reference=reference
+    )
     for row in result.rows:
         print(f"  {row['exercise']:<28} {row['status']}")
     for item in missing:

@@ -7,17 +7,17 @@ import shutil
 import nbformat
 import pytest
 
-from helpers import grading
-from helpers.cli import main
-from helpers.homework import MASTERS, STUDENT
+from helpers import paths
+from helpers.course import grading
+from helpers.course.cli import main
 
 LIMITS = grading.Limits(cell_seconds=8, notebook_seconds=240, memory_mb=4096)
 
 
 def answered(day):
     """The student version of ``day`` with the master's answers typed in, as a learner would."""
-    master = nbformat.read(MASTERS / f"{day}_homework.ipynb", 4)
-    student = nbformat.read(STUDENT / f"{day}_homework.ipynb", 4)
+    master = nbformat.read(paths.MASTERS / f"{day}_homework.ipynb", 4)
+    student = nbformat.read(paths.HOMEWORK / f"{day}_homework.ipynb", 4)
     for mine, theirs in zip(student.cells, master.cells, strict=True):
         if mine.source.startswith(("# EXERCISE", "MANUAL")):
             mine.source = "\n".join(
@@ -91,7 +91,7 @@ def graded(tmp_path_factory):
     (folder / "judy_day00_homework.ipynb").write_bytes(b"")
     save("kim/day00_homework.ipynb", answered("day00"))
     (folder / "notes.txt").write_text("not a submission")
-    shutil.copy(STUDENT / "day00_homework.ipynb", folder / "leo_day99_homework.ipynb")
+    shutil.copy(paths.HOMEWORK / "day00_homework.ipynb", folder / "leo_day99_homework.ipynb")
 
     hashes = {
         p: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()

@@ -4,15 +4,15 @@ from types import ModuleType
 
 import pytest
 
-from helpers import monitor
-from helpers.monitor import LiveView, Sampler
+from helpers import nvml
+from helpers.live import LiveView, Sampler
 
 
 @pytest.fixture
 def fresh_nvml():
-    monitor.nvml.cache_clear()
+    nvml.library.cache_clear()
     yield
-    monitor.nvml.cache_clear()
+    nvml.library.cache_clear()
 
 
 def test_nvml_is_none_without_a_driver(monkeypatch, fresh_nvml):
@@ -26,18 +26,18 @@ def test_nvml_is_none_without_a_driver(monkeypatch, fresh_nvml):
 
     fake.NVMLError, fake.nvmlInit = NVMLError, no_driver
     monkeypatch.setitem(sys.modules, "pynvml", fake)
-    assert monitor.nvml() is None
+    assert nvml.library() is None
 
 
 def test_nvml_is_none_without_the_package(monkeypatch, fresh_nvml):
     monkeypatch.setitem(sys.modules, "pynvml", None)  # makes `import pynvml` fail
-    assert monitor.nvml() is None
+    assert nvml.library() is None
 
 
 def test_sampler_reads_every_gpu_through_nvml(monkeypatch):
     from tests.test_hardware_gpu import CARDS, FakeNVML
 
-    monkeypatch.setattr(monitor, "nvml", lambda: FakeNVML([CARDS["H100"], CARDS["T4"]]))
+    monkeypatch.setattr(nvml, "library", lambda: FakeNVML([CARDS["H100"], CARDS["T4"]]))
     sampler = Sampler()
     row = sampler()
     assert "NVML" in sampler.source
@@ -48,7 +48,7 @@ def test_sampler_reads_every_gpu_through_nvml(monkeypatch):
 
 
 def test_sampler_without_a_gpu_watches_the_process(monkeypatch, no_gpu):
-    monkeypatch.setattr(monitor, "nvml", lambda: None)
+    monkeypatch.setattr(nvml, "library", lambda: None)
     sampler = Sampler()
     assert "no GPU or driver found" in sampler.source
     assert set(sampler()) == {"seconds", "process_cpu_percent", "process_memory_gb"}
@@ -57,7 +57,7 @@ def test_sampler_without_a_gpu_watches_the_process(monkeypatch, no_gpu):
 def test_sampler_on_a_mac_reads_mps_memory(monkeypatch, fake_mps):
     import torch
 
-    monkeypatch.setattr(monitor, "nvml", lambda: None)
+    monkeypatch.setattr(nvml, "library", lambda: None)
     monkeypatch.setattr(torch.mps, "driver_allocated_memory", lambda: 3_000_000_000, raising=False)
     sampler = Sampler()
     assert "MPS" in sampler.source and sampler()["mps_allocated_gb"] == 3.0

@@ -9,37 +9,20 @@ shows this process's CPU use and memory instead (and, on a Mac, the memory MPS h
         train(...)               # the bars update while this runs
     view.history                 # every reading, as a DataFrame
 
-Day 7 adds :class:`UtilisationMeter` (waiting for data against computing), :func:`peak_memory`
-and :func:`largest_batch_that_fits` (recovering from out-of-memory errors).
+Used on day 1 (watching a workload) and day 2 (watching training). NVML itself is set up in
+:mod:`helpers.nvml`, which the hardware report shares.
 """
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
-from contextlib import contextmanager
-from types import ModuleType
 
 import pandas as pd
 import psutil
 import torch
 
-from helpers.timing import timed
-
-
-@functools.cache
-def nvml() -> ModuleType | None:
-    """The initialised ``pynvml`` module, or ``None`` without an NVIDIA driver (or the package)."""
-    try:
-        import pynvml
-    except ImportError:
-        return None
-    try:
-        pynvml.nvmlInit()
-    except pynvml.NVMLError:
-        return None
-    return pynvml
+from helpers import nvml
 
 
 class Sampler:
@@ -48,7 +31,7 @@ class Sampler:
     def __init__(self) -> None:
         self.process = psutil.Process()
         self.process.cpu_percent(None)  # the first call only starts the measurement
-        self.lib = nvml()
+        self.lib = nvml.library()
         self.mps = self.lib is None and torch.backends.mps.is_available()
 
     @property
@@ -115,8 +98,9 @@ class LiveView:
                 specs[key] = ("MPS memory (GB)", total, "GB")
         rows = []
         for key, (label, top, unit) in specs.items():
-            bar = widgets.FloatProgress(value=0, min=0, max=top, description=label,
-                                        style={"description_width": "9em"})  # fmt: skip
+            bar = widgets.FloatProgress(
+                value=0, min=0, max=top, description=label, style={"description_width": "9em"}
+            )
             text = widgets.Label()
             self._bars[key] = (bar, text, unit)
             rows.append(widgets.HBox([bar, text]))
@@ -178,125 +162,3 @@ class LiveView:
                 parts.append(f"peak {name} {table[key].max():.2f} GB")
         parts.append(f"process CPU {table['process_cpu_percent'].mean():.0f}% on average")
         return "; ".join(parts)
-
-
-class UtilisationMeter:
-    """The share of a training loop spent computing, against waiting for data.
-
-    Wrap the data loader and the step::
-
-        meter = UtilisationMeter(device)
-        for xb, yb in meter.wrap(loader):
-            with meter.computing():
-                step(xb, yb)
-        meter.busy  # fraction of the loop's time spent in the steps
-
-    Waiting is the time ``next(loader)`` takes; computing is the step, with the device
-    synchronised, so queued GPU work is counted where it runs.
-    """
-
-    def __init__(self, device: torch.device | str) -> None:
-        self.device = torch.device(device)
-        self.waits: list[float] = []
-        self.computes: list[float] = []
-
-    def wrap(self, loader):
-        """Yield the batches of ``loader``, timing how long each one took to arrive."""
-        batches = iter(loader)
-        while True:
-            start = time.perf_counter()
-            try:
-                batch = next(batches)
-            except StopIteration:
-                return
-            self.waits.append(time.perf_counter() - start)
-            yield batch
-
-    @contextmanager
-    def computing(self):
-        """Time one step (synchronised with the device)."""
-        with timed(self.device) as watch:
-            yield
-        self.computes.append(watch.seconds)
-
-    @property
-    def busy(self) -> float:
-        """Computing time over computing plus waiting time (0 to 1)."""
-        total = sum(self.waits) + sum(self.computes)
-        return sum(self.computes) / total if total else 0.0
-
-    def summary(self) -> dict[str, float]:
-        return {
-            "steps": len(self.computes),
-            "waiting (s)": sum(self.waits),
-            "computing (s)": sum(self.computes),
-            "busy": self.busy,
-        }
-
-
-def peak_memory(fn, device: torch.device | str, interval: float = 0.001) -> int:
-    """Extra memory, in bytes, used at the peak while ``fn()`` runs on ``device``.
-
-    On CUDA, PyTorch's own count of allocated memory (``max_memory_allocated``); elsewhere the
-    process's resident memory (RSS), sampled every ``interval`` seconds from a background thread,
-    minus what it was before (so it also counts memory that other code in the process allocates).
-    """
-    device = torch.device(device)
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-        base = torch.cuda.memory_allocated(device)
-        torch.cuda.reset_peak_memory_stats(device)
-        fn()
-        torch.cuda.synchronize(device)
-        return torch.cuda.max_memory_allocated(device) - base
-    process = psutil.Process()
-    base = process.memory_info().rss
-    peak = base
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, process.memory_info().rss)
-            done.wait(interval)
-
-    watcher = threading.Thread(target=sample, daemon=True)
-    watcher.start()
-    try:
-        fn()
-    finally:
-        done.set()
-        watcher.join()
-    return max(0, max(peak, process.memory_info().rss) - base)
-
-
-def is_out_of_memory(error: BaseException) -> bool:
-    """Whether an exception is an out-of-memory error: CUDA's ``torch.OutOfMemoryError``, or the
-    CPU allocator's ``RuntimeError: ... can't allocate memory``."""
-    if isinstance(error, torch.OutOfMemoryError):
-        return True
-    return isinstance(error, RuntimeError) and "can't allocate memory" in str(error)
-
-
-def largest_batch_that_fits(step, batch: int, smallest: int = 1) -> tuple[int, list[str]]:
-    """Run ``step(batch)``, halving ``batch`` after each out-of-memory error, until it fits.
-
-    Returns the batch size that worked and a log of the attempts. Other errors propagate; if even
-    ``smallest`` does not fit, the last out-of-memory error is raised.
-    """
-    if batch < smallest or smallest < 1:
-        raise ValueError(f"need batch >= smallest >= 1, got batch={batch}, smallest={smallest}")
-    log = []
-    while True:
-        try:
-            step(batch)
-        except Exception as err:
-            if not is_out_of_memory(err) or batch // 2 < smallest:
-                raise
-            log.append(f"batch {batch}: out of memory ({type(err).__name__})")
-            if torch.cuda.is_available():
-                torch.cuda.empty_cache()  # give the failed attempt's blocks back
-            batch //= 2
-            continue
-        log.append(f"batch {batch}: fits")
-        return batch, log

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from helpers.config import ROOT
+from helpers.paths import ROOT
 
 
 def free_port() -> int:

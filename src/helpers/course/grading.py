@@ -50,9 +50,9 @@ from pathlib import Path
 import nbformat
 from tqdm.auto import tqdm
 
-from helpers.homework import (
+from helpers import paths
+from helpers.course.markers import (
     MANUAL_PLACEHOLDER,
-    MASTERS,
     Homework,
     answer_cells,
     hidden_lines,
@@ -157,10 +157,13 @@ def _worker(phase: str, job: dict, folder: Path, name: str, limits: Limits, time
 
     try:
         subprocess.run(
-            [sys.executable, "-m", "helpers.grader_worker", phase, str(job_path)],
-            cwd=folder, env=env, timeout=timeout, capture_output=True,
+            [sys.executable, "-m", "helpers.course.grader_worker", phase, str(job_path)],
+            cwd=folder,
+            env=env,
+            timeout=timeout,
+            capture_output=True,
             preexec_fn=limit_memory if os.name == "posix" else None,
-        )  # fmt: skip
+        )
     except subprocess.TimeoutExpired:
         return None
     result_path = folder / f"{name}.result.json"
@@ -189,7 +192,7 @@ def grade_submission(
     """
     limits = limits or Limits()
     result = Result(submission)
-    master = parse(reference or MASTERS / f"{submission.homework}.ipynb")
+    master = parse(reference or paths.master(submission.homework))
     raw = submission.path.read_bytes()
     before = hashlib.sha256(raw).hexdigest()
 
@@ -262,8 +265,9 @@ def grade_submission(
                     "hidden": sorted(hidden_lines(source)),
                     "timeout": limits.cell_seconds,
                 }
-                tested = _worker("tests", job, folder, f"tests-{eid}", limits,
-                                 limits.cell_seconds + 120)  # fmt: skip
+                tested = _worker(
+                    "tests", job, folder, f"tests-{eid}", limits, limits.cell_seconds + 120
+                )
                 statuses[eid] = tested or {
                     "status": "timeout",
                     "detail": f"the tests ran past {limits.cell_seconds:g} s",
@@ -279,9 +283,17 @@ def grade_submission(
         result.rows.append(
             _row(submission, qid, "", part.points, "manual" if answer else "missing")
         )
-        result.manual.append({"student": submission.student, "homework": submission.homework,
-                              "question": qid, "max_points": _points(part.points),
-                              "answer": answer, "points": "", "comment": ""})  # fmt: skip
+        result.manual.append(
+            {
+                "student": submission.student,
+                "homework": submission.homework,
+                "question": qid,
+                "max_points": _points(part.points),
+                "answer": answer,
+                "points": "",
+                "comment": "",
+            }
+        )
     result.feedback = _feedback(submission, master, statuses, manual)
     if hashlib.sha256(submission.path.read_bytes()).hexdigest() != before:
         raise RuntimeError(f"{submission.path} changed while it was graded")
@@ -308,8 +320,9 @@ def _feedback(submission, master: Homework, statuses: dict, manual: dict) -> str
     for eid, test in master.tests.items():
         status = statuses[eid]
         earned = test.points if status["status"] == "passed" else 0
-        lines.append(f"\n## {eid}: {_points(earned)} of {_points(test.points)} points "
-                     f"({status['status']})\n")  # fmt: skip
+        lines.append(
+            f"\n## {eid}: {_points(earned)} of {_points(test.points)} points ({status['status']})\n"
+        )
         if status.get("detail"):
             lines.append(f"- {status['detail']}")
         hidden_failed = 0
@@ -320,8 +333,10 @@ def _feedback(submission, master: Homework, statuses: dict, manual: dict) -> str
                 hidden_failed += 1
                 continue
             first = outcome["statement"].splitlines()[0]
-            lines.append(f"- {outcome['status']}: `{first}`" +
-                         (f": {outcome['reason']}" if outcome["reason"] else ""))  # fmt: skip
+            lines.append(
+                f"- {outcome['status']}: `{first}`"
+                + (f": {outcome['reason']}" if outcome["reason"] else "")
+            )
         if hidden_failed:
             lines.append(
                 f"- {hidden_failed} of the grader's additional (hidden) checks did not "
@@ -361,9 +376,13 @@ def _write_csv(path: Path, rows: list[dict], columns: list[str]) -> None:
 
 
 def grade(
-    submissions: Path, out: Path, *, jobs: int = 1, limits: Limits | None = None,
+    submissions: Path,
+    out: Path,
+    *,
+    jobs: int = 1,
+    limits: Limits | None = None,
     progress: bool = True,
-) -> list[Result]:  # fmt: skip
+) -> list[Result]:
     """Grade every submission in ``submissions`` into ``out`` (see the module's docstring).
 
     Writes ``grades.csv``, ``manual.csv``, ``feedback/<student>_<homework>.md`` and
@@ -372,7 +391,7 @@ def grade(
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     found, other = find_submissions(submissions)
-    masters = {p.stem for p in MASTERS.glob("day*_homework.ipynb")}
+    masters = {p.stem for p in paths.MASTERS.glob("day*_homework.ipynb")}
     unknown = [s for s in found if s.homework not in masters]
     other += [f"{s.path.relative_to(submissions)}: no master for {s.homework}" for s in unknown]
     found = [s for s in found if s.homework in masters]
@@ -401,8 +420,9 @@ def grade(
     for r in results:
         name = f"{r.submission.student}_{r.submission.homework}.md"
         (out / "feedback" / name).write_text(r.feedback, encoding="utf-8")
-    problems = other + [f"{r.submission.path.relative_to(submissions)}: {r.problem}"
-                        for r in results if r.problem]  # fmt: skip
+    problems = other + [
+        f"{r.submission.path.relative_to(submissions)}: {r.problem}" for r in results if r.problem
+    ]
     (out / "report.txt").write_text(
         f"{len(results)} submission(s) graded.\n" + "".join(f"- {p}\n" for p in problems),
         encoding="utf-8",

@@ -1,0 +1,144 @@
+"""Self-checks: ``check("day00.device")`` in a homework notebook.
+
+:func:`check` runs the *visible* tests of one exercise, one statement at a time, against the
+learner's current answer, and prints which passed and why the others failed. Hidden tests are never
+read: the tests come from the student version in ``notebooks/homework/``.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from helpers import paths
+from helpers.course.markers import ID, PLACEHOLDER, parse, strip_hidden
+
+
+@dataclass
+class Outcome:
+    """One visible test statement and how it went."""
+
+    statement: str
+    status: str  # "passed", "failed", "error", "not answered", "not run"
+    reason: str = ""
+    test: bool = True  # an assert (a check), not a set-up statement
+    hidden: bool = False  # from a hidden-test region: never shown to learners
+
+
+@dataclass
+class CheckResult:
+    """What :func:`run_checks` found for one exercise."""
+
+    id: str
+    outcomes: list[Outcome]
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.outcomes) and all(o.status == "passed" for o in self.outcomes)
+
+    def report(self) -> str:
+        tests = [o for o in self.outcomes if o.test]
+        good = sum(o.status == "passed" for o in tests)
+        head = f"{self.id}: {good} of {len(tests)} checks passed"
+        head += " - well done!" if self.passed else ""
+        marks = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "not answered": "TODO"}
+        lines = [head]
+        for o in self.outcomes:
+            first = o.statement.splitlines()[0] + (" ..." if "\n" in o.statement else "")
+            lines.append(f"  {marks.get(o.status, 'SKIP'):5} {first}")
+            if o.reason:
+                lines.append(f"        {o.reason}")
+        return "\n".join(lines)
+
+
+def _homework_for(exercise_id: str) -> Path:
+    return paths.homework(f"{exercise_id.split('.')[0]}_homework")
+
+
+def visible_tests(exercise_id: str, notebook: str | Path | None = None) -> str:
+    """The visible test code of an exercise, from the student version (hidden tests never read)."""
+    if not isinstance(exercise_id, str) or not re.fullmatch(ID, exercise_id):
+        raise ValueError(f"{exercise_id!r} is not an exercise id; ids look like 'day00.device'.")
+    path = Path(notebook) if notebook is not None else _homework_for(exercise_id)
+    homework = parse(path)
+    if exercise_id not in homework.tests:
+        known = ", ".join(homework.tests) or "none"
+        raise ValueError(
+            f"No exercise {exercise_id!r} in {path}. Its exercises are: {known}. If you deleted "
+            f"its TEST cell, restore the notebook's test cells from the course repository."
+        )
+    return strip_hidden(homework.source(homework.tests[exercise_id]))
+
+
+def _explain(err: BaseException, exercise_id: str) -> tuple[str, str]:
+    if isinstance(err, NotImplementedError):
+        return "not answered", (
+            f"not answered yet: replace `{PLACEHOLDER}` in the EXERCISE {exercise_id} cell, "
+            "then run that cell"
+        )
+    if isinstance(err, NameError):
+        return "error", (
+            f"NameError: {err}. Did you run the EXERCISE {exercise_id} cell and the cells above?"
+        )
+    return "error", f"{type(err).__name__}: {err}"
+
+
+def run_checks(
+    exercise_id: str, namespace: dict, notebook: str | Path | None = None
+) -> CheckResult:
+    """Run the visible tests of ``exercise_id`` against ``namespace`` (the learner's variables).
+
+    Each top-level ``assert`` is one check; other statements are set-up and run silently unless
+    they fail. The tests run on a shallow copy of ``namespace``, so they cannot change it.
+    """
+    source = visible_tests(exercise_id, notebook)
+    return CheckResult(exercise_id, run_statements(source, dict(namespace), exercise_id))
+
+
+def run_statements(
+    source: str, env: dict, exercise_id: str, hidden: set[int] = frozenset()
+) -> list[Outcome]:
+    """Run a test cell's top-level statements one by one in ``env``.
+
+    Each ``assert`` is one check; other statements are set-up and are reported only when they
+    fail (then the remaining checks are marked "not run"). Statements starting on a line in
+    ``hidden`` are marked hidden, so reports can leave their text out.
+    """
+    outcomes: list[Outcome] = []
+    tree = ast.parse(source)
+    for position, node in enumerate(tree.body):
+        statement = ast.get_source_segment(source, node) or ast.unparse(node)
+        secret = node.lineno in hidden
+        code = compile(ast.Module([node], type_ignores=[]), f"<test {exercise_id}>", "exec")
+        try:
+            exec(code, env)  # noqa: S102 - the course's own tests
+        except AssertionError as err:
+            reason = str(err) or "the condition is False"
+            outcomes.append(Outcome(statement, "failed", reason, hidden=secret))
+            continue
+        except Exception as err:  # noqa: BLE001 - any error is reported to the learner
+            status, reason = _explain(err, exercise_id)
+            is_check = isinstance(node, ast.Assert)
+            outcomes.append(Outcome(statement, status, reason, is_check, hidden=secret))
+            if not is_check:  # set-up failed: the rest cannot run
+                rest = [n for n in tree.body[position + 1 :] if isinstance(n, ast.Assert)]
+                outcomes += [
+                    Outcome(ast.unparse(n), "not run", hidden=n.lineno in hidden) for n in rest
+                ]
+                break
+            continue
+        if isinstance(node, ast.Assert):
+            outcomes.append(Outcome(statement, "passed", hidden=secret))
+    return outcomes
+
+
+def check(exercise_id: str) -> None:
+    """Check your answer to ``exercise_id`` and print what passed and what failed, and why.
+
+    Runs only the tests you can see in the exercise's TEST cell; the grader runs more.
+    """
+    caller = inspect.currentframe().f_back  # type: ignore[union-attr]
+    print(run_checks(exercise_id, caller.f_globals).report())

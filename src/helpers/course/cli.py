@@ -1,0 +1,194 @@
+"""The course's command line: python -m helpers <command>.
+
+One function per command; each imports what it needs when it runs, so that `--help` is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def _error(message: str) -> int:
+    print(f"ERROR: {message}", file=sys.stderr)
+    return 1
+
+
+def doctor(args: argparse.Namespace) -> int:
+    from helpers.course.doctor import doctor
+
+    return doctor()
+
+
+def lab(args: argparse.Namespace) -> int:
+    """Start JupyterLab on the course (this process becomes JupyterLab on Linux and macOS)."""
+    from helpers import paths
+
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        f"--ServerApp.root_dir={paths.ROOT}",
+        "--LabApp.default_url=/lab/tree/notebooks",
+        *args.extra,
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers often run as root
+        command.append("--allow-root")
+    if os.name == "posix":  # become JupyterLab, so that Ctrl+C and signals reach it directly
+        os.execv(sys.executable, command)
+    try:
+        return subprocess.call(command)
+    except KeyboardInterrupt:
+        return 0
+
+
+def course(args: argparse.Namespace) -> int:
+    from helpers.course.execute import build_course
+
+    missing = [str(p) for p in args.notebooks if not p.is_file()]
+    if missing:
+        return _error(f"no notebook at {', '.join(missing)}")
+    notebooks = [p.resolve() for p in args.notebooks] or None
+    runs = build_course(args.out, fast=args.fast, notebooks=notebooks)
+    return 1 if any(r.error for r in runs) else 0
+
+
+def release(args: argparse.Namespace) -> int:
+    from helpers import paths
+    from helpers.course import release
+    from helpers.course.markers import HomeworkFormatError
+
+    try:
+        if args.check:
+            stale = release.out_of_date()
+            for path in stale:
+                print(f"out of date: {path.relative_to(paths.ROOT)} (run `make student`)")
+            print("Student versions are current." if not stale else "")
+            return 1 if stale else 0
+        written = release.release(force=args.force)
+    except (HomeworkFormatError, FileExistsError, FileNotFoundError) as err:
+        return _error(str(err))
+    for path in written:
+        print(f"wrote {path.relative_to(paths.ROOT)}")
+    print(f"{len(paths.masters())} master(s), {len(written)} student version(s) updated.")
+    return 0
+
+
+def takeoff(args: argparse.Namespace) -> int:
+    from helpers import paths, takeoff
+    from helpers.device import DeviceUnavailableError, get_device
+
+    try:
+        device = get_device(args.device)
+    except DeviceUnavailableError as err:
+        return _error(str(err))
+    out = args.out or paths.GPU_REFERENCE
+    if device.type == "cpu" and out.resolve() == paths.GPU_REFERENCE.resolve():
+        return _error(
+            f"{out} holds the reference *GPU* curve, and this would measure the CPU. Run it on a "
+            "machine with a GPU, or pass --out somewhere else to keep a CPU sweep."
+        )
+    rows = [10**k for k in range(2, 5 if args.fast else 7)]
+    print(f"Measuring time per step on {device} for rows {rows}...")
+    table = takeoff.sweep(takeoff.MODELS, rows, device=device, repeats=2 if args.fast else 5)
+    print(table[["model", "rows", "seconds"]].to_string(index=False))
+    print(f"wrote {takeoff.save_reference(table, out)}")
+    return 0
+
+
+def grade(args: argparse.Namespace) -> int:
+    from helpers import paths
+    from helpers.course import grading
+
+    args.out = args.out or paths.GRADES
+    limits = grading.Limits(args.cell_timeout, args.timeout, args.memory_mb)
+    try:
+        results = grading.grade(args.submissions, args.out, jobs=args.jobs, limits=limits)
+    except (FileNotFoundError, ValueError) as err:
+        return _error(str(err))
+    print((args.out / "report.txt").read_text(), end="")
+    print(
+        f"Grades: {args.out / 'grades.csv'}; to grade by hand: {args.out / 'manual.csv'}; "
+        f"feedback: {args.out / 'feedback'}/ ({len(results)} file(s))"
+    )
+    return 0
+
+
+def submit(args: argparse.Namespace) -> int:
+    from helpers.course.submit import submit
+
+    return submit(args.notebook, args.student, args.out, force=args.force)
+
+
+def outline(args: argparse.Namespace) -> int:
+    from helpers.course.outline import outline
+
+    try:
+        changed = outline(args.timings, check=args.check)
+    except (ValueError, FileNotFoundError) as err:
+        return _error(str(err))
+    for path in changed:
+        print(f"{'out of date' if args.check else 'updated'}: {path}")
+    return 1 if args.check and changed else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    description = "The course's command line. Run a command with --help for its options."
+    main = argparse.ArgumentParser(prog="python -m helpers", description=description)
+    commands = main.add_subparsers(dest="command", required=True, metavar="command")
+
+    def command(func, text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(func.__name__, help=text, description=text)
+        sub.set_defaults(func=func)
+        return sub
+
+    command(doctor, "check this setup and say how to fix what is off (make doctor)")
+    command(lab, "open JupyterLab on the course (make lab); other options go to jupyter lab")
+
+    sub = command(
+        course, "execute every notebook into build/course/ with HTML copies (make course)"
+    )
+    sub.add_argument("--fast", action="store_true", help="use fast mode (small sizes)")
+    sub.add_argument("--out", type=Path, default=None, help="output folder (build/course)")
+    sub.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks")
+
+    sub = command(release, "write the student versions of the homework masters (make student)")
+    sub.add_argument("--check", action="store_true", help="only report out-of-date copies")
+    sub.add_argument("--force", action="store_true", help="overwrite answered copies (backup)")
+
+    sub = command(takeoff, "measure day 6's time-per-step sweep (the GPU reference curve)")
+    sub.add_argument("--device", default=None, help="device to measure (default: the best)")
+    sub.add_argument("--out", type=Path, default=None, help="where to write the sweep (JSON)")
+    sub.add_argument("--fast", action="store_true", help="small sizes, to try the command")
+
+    sub = command(grade, "grade a folder of submitted homework (make grade)")
+    sub.add_argument("submissions", type=Path, help="folder of submissions")
+    sub.add_argument("--out", type=Path, default=None, help="output folder (build/grades)")
+    sub.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel")
+    sub.add_argument("--cell-timeout", type=float, default=60, help="seconds per cell")
+    sub.add_argument("--timeout", type=float, default=600, help="seconds per notebook")
+    sub.add_argument("--memory-mb", type=int, default=4096, help="memory limit per process")
+
+    sub = command(submit, "check your homework and write the copy to hand in")
+    sub.add_argument("notebook", type=Path, help="your homework notebook")
+    sub.add_argument("--student", required=True, help="your name or id: letters, digits, _ . -")
+    sub.add_argument("--out", type=Path, default=Path("submissions"), help="where to write it")
+    sub.add_argument("--force", action="store_true", help="replace an earlier copy there")
+
+    sub = command(outline, "update lessons' navigation, slides, run times and the course map")
+    sub.add_argument("--timings", type=Path, help="take run times from build/course/timings.json")
+    sub.add_argument("--check", action="store_true", help="only list what is out of date")
+    return main
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = parser()
+    args, extra = cli.parse_known_args(argv)
+    if extra and args.func is not lab:
+        cli.error(f"unrecognised arguments: {' '.join(extra)}")
+    args.extra = extra
+    return args.func(args)

@@ -1,0 +1,139 @@
+"""``python -m helpers doctor``: is this setup ready for the course, and if not, what to do.
+
+It reports Python, PyTorch and its build, the device the course will use, the course's packages and
+its data, and warns with the fix when something is off (an NVIDIA GPU with a CPU-only PyTorch, a
+driver too old for the build, an Apple silicon Mac without MPS, the grading sandbox missing).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata as metadata
+import platform
+import shutil
+import sys
+from pathlib import Path
+
+import torch
+from packaging.requirements import Requirement
+
+from helpers.config import TESTED_TORCH, fast_mode
+from helpers.data import DataFileError, load_heart
+from helpers.device import DeviceUnavailableError, available_devices, get_device
+from helpers.hardware import card, torch_build
+
+CUDA_INSTALL = "https://pytorch.org/get-started/locally/"
+
+
+def _nvidia_gpu_present() -> bool:
+    """Whether the system has an NVIDIA driver, whatever PyTorch thinks."""
+    gpus = Path("/proc/driver/nvidia/gpus")
+    return shutil.which("nvidia-smi") is not None or (gpus.is_dir() and any(gpus.iterdir()))
+
+
+def _course_packages() -> list[tuple[str, str | None]]:
+    """The course's dependencies (from this package's metadata) and their installed versions."""
+    names = []
+    for line in metadata.requires("helpers") or []:
+        requirement = Requirement(line)
+        if requirement.marker is None or requirement.marker.evaluate():  # not an extra
+            names.append(requirement.name)
+    found = []
+    for name in names:
+        try:
+            found.append((name, metadata.version(name)))
+        except metadata.PackageNotFoundError:
+            found.append((name, None))
+    return found
+
+
+def _row(label: str, value: object) -> None:
+    print(f"  {label:<18} {value}")
+
+
+def _machine(errors: list[str]) -> torch.device | None:
+    """Report Python, PyTorch and the device; return the course's device (None if unusable)."""
+    _row("Python", f"{platform.python_version()} ({sys.executable})")
+    _row("OS", f"{platform.system()} {platform.release()} ({platform.machine()})")
+    _row("PyTorch", f"{torch.__version__} (build: {torch_build()})")
+    _row("CUDA available", torch.cuda.is_available())
+    _row("MPS available", torch.backends.mps.is_available())
+    _row("devices", ", ".join(available_devices()))
+    try:
+        device = get_device()
+    except DeviceUnavailableError as err:
+        _row("course device", "NOT AVAILABLE")
+        errors.append(f"{err} Unset COURSE_DEVICE to let the course choose.")
+        return None
+    _row("course device", device)
+    info = card()
+    _row("CPU", f"{info['cpu']} ({info['cpu_usable']} usable of {info['cpu_logical']} logical)")
+    _row("memory", f"{info['memory_gb']} GB")
+    if "gpu" in info:
+        _row("GPU", info["gpu"])
+    return device
+
+
+def _packages_and_data(errors: list[str]) -> None:
+    try:
+        _row("mode", "fast (COURSE_FAST=1)" if fast_mode() else "full")
+    except ValueError as err:
+        errors.append(str(err))
+    print("Packages")
+    for name, version in _course_packages():
+        _row(name, version or "MISSING")
+        if version is None:
+            errors.append(f"{name} is not installed: run `make install` (or `pip install -e .`).")
+    try:
+        load_heart()
+        _row("Heart data", "ok")
+    except DataFileError as err:
+        _row("Heart data", "PROBLEM")
+        errors.append(str(err))
+
+
+def _warnings() -> list[str]:
+    """What works but is not as it should be, each with its fix."""
+    found = []
+    if torch.__version__.split("+")[0] != TESTED_TORCH:
+        found.append(
+            f"PyTorch {torch.__version__} is not the tested {TESTED_TORCH}; the course should "
+            f"work, but if something breaks, try `make install TORCH_SPEC=torch=={TESTED_TORCH}`."
+        )
+    if _nvidia_gpu_present() and not torch.cuda.is_available():
+        if torch.version.cuda is None:
+            found.append(
+                "This machine has an NVIDIA GPU but PyTorch is a CPU-only build, so the course "
+                "runs on the CPU. Fix: reinstall a CUDA build, e.g. `make install "
+                "TORCH_INDEX=https://download.pytorch.org/whl/cu128` (pick the CUDA version for "
+                f"your driver at {CUDA_INSTALL})."
+            )
+        else:
+            found.append(
+                f"PyTorch is built for CUDA {torch.version.cuda} but sees no GPU: the driver may "
+                "be too old for this build. Check `nvidia-smi` (the 'CUDA Version' it shows "
+                f"must be at least {torch.version.cuda}) or install a build for an older CUDA."
+            )
+    apple_silicon = platform.system() == "Darwin" and platform.machine() == "arm64"
+    if apple_silicon and not torch.backends.mps.is_available():
+        found.append(
+            "This is an Apple silicon Mac but MPS is not available: update macOS (12.3+) and "
+            "check that Python is a native arm64 build (`python -c 'import platform; "
+            "print(platform.machine())'` should print arm64)."
+        )
+    return found
+
+
+def doctor() -> int:
+    """Print a report of this setup; return 0 when it is usable, 1 when something must be fixed."""
+    errors: list[str] = []
+    print("Course setup check")
+    device = _machine(errors)
+    _packages_and_data(errors)
+    warnings = _warnings()
+    for text in warnings:
+        print(f"WARNING: {text}")
+    for text in errors:
+        print(f"ERROR: {text}")
+    if not errors:
+        print(f"All good{' (with warnings)' if warnings else ''}: the course will run on {device}.")
+    return 1 if errors else 0

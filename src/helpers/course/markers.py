@@ -1,0 +1,227 @@
+"""The homework format: markers in a notebook, parsed and checked.
+
+The format (see CONVENTIONS.md) uses nbgrader's markers, so an instructor can move to nbgrader:
+
+* an answer cell starts with ``# EXERCISE <id>`` (ids like ``day04.preprocessor``) and wraps the
+  solution in ``### BEGIN SOLUTION`` / ``### END SOLUTION``;
+* a test cell starts with ``# TEST <id> (<points> points)``; checks learners must not see sit
+  between ``### BEGIN HIDDEN TESTS`` / ``### END HIDDEN TESTS``;
+* a free-text answer is a Markdown cell starting with ``MANUAL <id> (<points> points)``, its model
+  answer between ``### BEGIN SOLUTION`` / ``### END SOLUTION``.
+
+Student versions are made by :mod:`helpers.course.release`; learners' self-checks are run by
+:mod:`helpers.course.checks`; grading by :mod:`helpers.course.grading`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # nbformat takes seconds to import: only the functions that need it do
+    import nbformat
+
+ID = r"day\d\d\.[a-z][a-z0-9_]*"
+EXERCISE_RE = re.compile(rf"^# EXERCISE (?P<id>{ID})\s*$")
+TEST_RE = re.compile(rf"^# TEST (?P<id>{ID}) \((?P<points>\d+(?:\.\d+)?) points?\)\s*$")
+MANUAL_RE = re.compile(rf"^MANUAL (?P<id>{ID}) \((?P<points>\d+(?:\.\d+)?) points?\)\s*$")
+MARKER_RE = re.compile(r"^\s*(# EXERCISE|# TEST|MANUAL)\b")
+
+BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
+BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+PLACEHOLDER = 'raise NotImplementedError("write your answer here")'
+MANUAL_PLACEHOLDER = "*Write your answer here, in place of this line.*"
+
+CELL_METADATA = {"tags", "slideshow", "nbgrader"}
+NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
+
+
+class HomeworkFormatError(ValueError):
+    """A homework notebook breaks the format; the message names the cell (counting from 1)."""
+
+
+@dataclass
+class Part:
+    """One marked cell: an exercise, its test, or a manual (free-text) question."""
+
+    kind: str  # "exercise", "test" or "manual"
+    id: str
+    cell: int  # index in the notebook, from 0
+    points: float = 0.0
+
+
+@dataclass
+class Homework:
+    """A parsed homework notebook."""
+
+    path: Path | None
+    notebook: nbformat.NotebookNode
+    exercises: dict[str, Part] = field(default_factory=dict)
+    tests: dict[str, Part] = field(default_factory=dict)
+    manual: dict[str, Part] = field(default_factory=dict)
+
+    @property
+    def points(self) -> float:
+        return sum(p.points for p in [*self.tests.values(), *self.manual.values()])
+
+    def source(self, part: Part) -> str:
+        return self.notebook.cells[part.cell].source
+
+
+def regions(lines: list[str], begin: str, end: str, where: str) -> list[tuple[int, int]]:
+    """Line ranges ``(begin, end)`` of the marked regions; raises on unbalanced or nested ones."""
+    found, start = [], None
+    for number, line in enumerate(lines):
+        text = line.strip()
+        if text == begin:
+            if start is not None:
+                raise HomeworkFormatError(
+                    f"{where}: '{begin}' on line {number + 1} before the '{end}' of the one on "
+                    f"line {start + 1}; close each region before opening the next."
+                )
+            start = number
+        elif text == end:
+            if start is None:
+                raise HomeworkFormatError(
+                    f"{where}: '{end}' on line {number + 1} without a '{begin}' before it."
+                )
+            found.append((start, number))
+            start = None
+    if start is not None:
+        raise HomeworkFormatError(
+            f"{where}: '{begin}' on line {start + 1} is never closed by '{end}'."
+        )
+    return found
+
+
+def parse(notebook: nbformat.NotebookNode | str | Path) -> Homework:
+    """Read a homework notebook (a master or a student version) and check its format.
+
+    Raises:
+        HomeworkFormatError: a malformed marker, unbalanced ``BEGIN``/``END`` markers, a duplicate
+            id, an exercise without a test, or a test for an unknown exercise, with the cell number.
+    """
+    path = None
+    if isinstance(notebook, str | Path):
+        import nbformat
+
+        path = Path(notebook)
+        if not path.is_file():
+            raise FileNotFoundError(f"No homework notebook at {path}.")
+        notebook = nbformat.read(path, as_version=4)
+    homework = Homework(path, notebook)
+    name = path.name if path else "notebook"
+    for index, cell in enumerate(notebook.cells):
+        where = f"{name}, cell {index + 1}"
+        lines = cell.source.splitlines()
+        first = lines[0].strip() if lines else ""
+        for number, line in enumerate(lines[1:], start=2):
+            if MARKER_RE.match(line) and (
+                EXERCISE_RE.match(line) or TEST_RE.match(line) or MANUAL_RE.match(line)
+            ):
+                raise HomeworkFormatError(
+                    f"{where}: the marker {line.strip()!r} is on line {number}; it must be the "
+                    "first line of its own cell."
+                )
+        if cell.cell_type == "code":
+            if match := EXERCISE_RE.match(first):
+                _add(homework.exercises, Part("exercise", match["id"], index), where)
+            elif match := TEST_RE.match(first):
+                part = Part("test", match["id"], index, float(match["points"]))
+                _add(homework.tests, part, where)
+            elif first.startswith(("# EXERCISE", "# TEST")):
+                raise HomeworkFormatError(
+                    f"{where}: {first!r} is not a valid marker; write '# EXERCISE day00.name' or "
+                    "'# TEST day00.name (2 points)' (ids: dayNN.lowercase_name)."
+                )
+            regions(lines, BEGIN_SOLUTION, END_SOLUTION, where)
+            regions(lines, BEGIN_HIDDEN, END_HIDDEN, where)
+        elif cell.cell_type == "markdown":
+            if match := MANUAL_RE.match(first):
+                part = Part("manual", match["id"], index, float(match["points"]))
+                _add(homework.manual, part, where)
+            elif first.startswith("MANUAL"):
+                raise HomeworkFormatError(
+                    f"{where}: {first!r} is not a valid marker; "
+                    "write 'MANUAL day00.name (1 point)'."
+                )
+            regions(lines, BEGIN_SOLUTION, END_SOLUTION, where)
+
+    for exercise_id, part in homework.exercises.items():
+        if exercise_id in homework.manual:
+            raise HomeworkFormatError(
+                f"{name}, cell {part.cell + 1}: the id {exercise_id!r} is also used by the MANUAL "
+                f"question in cell {homework.manual[exercise_id].cell + 1}; ids must be unique."
+            )
+        if exercise_id not in homework.tests:
+            raise HomeworkFormatError(
+                f"{name}, cell {part.cell + 1}: exercise {exercise_id!r} has no test; add a cell "
+                f"starting '# TEST {exercise_id} (1 point)'."
+            )
+    for test_id, part in homework.tests.items():
+        if test_id not in homework.exercises:
+            known = ", ".join(homework.exercises) or "none"
+            raise HomeworkFormatError(
+                f"{name}, cell {part.cell + 1}: a test for {test_id!r}, which is not an exercise "
+                f"here (exercises: {known})."
+            )
+        if part.cell < homework.exercises[test_id].cell:
+            raise HomeworkFormatError(
+                f"{name}, cell {part.cell + 1}: the test for {test_id!r} comes before its exercise "
+                f"(cell {homework.exercises[test_id].cell + 1}); put it after."
+            )
+    return homework
+
+
+def answer_cells(notebook: nbformat.NotebookNode) -> tuple[dict[str, int], dict[str, int]]:
+    """Where a submitted notebook's answers are: ``({exercise id: cell}, {manual id: cell})``.
+
+    Lenient, unlike :func:`parse`: only the first line of each cell counts, so a submission whose
+    test cells were deleted or edited, or whose answers contain stray markers, is still read. When
+    an id appears twice, the first cell wins.
+    """
+    exercises: dict[str, int] = {}
+    manual: dict[str, int] = {}
+    for index, cell in enumerate(notebook.cells):
+        first = cell.source.splitlines()[0].strip() if cell.source.strip() else ""
+        if cell.cell_type == "code" and (match := EXERCISE_RE.match(first)):
+            exercises.setdefault(match["id"], index)
+        elif cell.cell_type == "markdown" and (match := MANUAL_RE.match(first)):
+            manual.setdefault(match["id"], index)
+    return exercises, manual
+
+
+def _add(parts: dict[str, Part], part: Part, where: str) -> None:
+    if part.id in parts:
+        raise HomeworkFormatError(
+            f"{where}: duplicate id {part.id!r} (already used by the {part.kind} in cell "
+            f"{parts[part.id].cell + 1})."
+        )
+    parts[part.id] = part
+
+
+def replace_regions(lines: list[str], regions: list[tuple[int, int]], make) -> list[str]:
+    """Replace each region (markers included) by ``make(indent)`` lines."""
+    out, last = [], 0
+    for begin, end in regions:
+        out += lines[last:begin]
+        indent = lines[begin][: len(lines[begin]) - len(lines[begin].lstrip())]
+        out += make(indent)
+        last = end + 1
+    return out + lines[last:]
+
+
+def strip_hidden(source: str) -> str:
+    """A test cell's source without its hidden tests."""
+    lines = source.splitlines()
+    return "\n".join(
+        replace_regions(lines, regions(lines, BEGIN_HIDDEN, END_HIDDEN, "cell"), lambda i: [])
+    )
+
+
+def hidden_lines(source: str) -> set[int]:
+    """The line numbers (from 1) of a test cell inside hidden-test regions, markers included."""
+    found = regions(source.splitlines(), BEGIN_HIDDEN, END_HIDDEN, "cell")
+    return {n + 1 for begin, end in found for n in range(begin, end + 1)}

@@ -1,0 +1,128 @@
+"""Student versions of the homework: ``python -m helpers release`` (``make student``).
+
+Writes the student version of every master in ``instructor/homework/`` into ``notebooks/homework/``:
+solutions replaced by a placeholder that raises ``NotImplementedError``, hidden tests removed,
+model answers blanked, outputs cleared, metadata cut to the allow-list. The same master always
+gives the same file, and a student notebook that holds someone's work is never overwritten without
+``--force`` (which backs it up first).
+"""
+
+from __future__ import annotations
+
+import copy
+import shutil
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from helpers import paths
+from helpers.course.markers import (
+    BEGIN_HIDDEN,
+    BEGIN_SOLUTION,
+    CELL_METADATA,
+    END_HIDDEN,
+    END_SOLUTION,
+    MANUAL_PLACEHOLDER,
+    NOTEBOOK_METADATA,
+    PLACEHOLDER,
+    Homework,
+    parse,
+    regions,
+    replace_regions,
+)
+
+if TYPE_CHECKING:
+    import nbformat
+
+
+def student_version(master: Homework) -> nbformat.NotebookNode:
+    """The student version of a parsed master (a new notebook; the master is left as it is)."""
+    nb = copy.deepcopy(master.notebook)
+    nb.metadata = {k: v for k, v in nb.metadata.items() if k in NOTEBOOK_METADATA}
+    for cell in nb.cells:
+        cell.metadata = {k: v for k, v in cell.metadata.items() if k in CELL_METADATA}
+        lines = cell.source.splitlines()
+        solutions = regions(lines, BEGIN_SOLUTION, END_SOLUTION, "cell")
+        if cell.cell_type == "code":
+            lines = replace_regions(lines, solutions, lambda indent: [indent + PLACEHOLDER])
+            hidden = regions(lines, BEGIN_HIDDEN, END_HIDDEN, "cell")
+            lines = replace_regions(lines, hidden, lambda indent: [])
+            cell.outputs = []
+            cell.execution_count = None
+        else:
+            lines = replace_regions(lines, solutions, lambda indent: [MANUAL_PLACEHOLDER])
+            cell.pop("attachments", None)
+        cell.source = "\n".join(lines).rstrip("\n")
+    return nb
+
+
+def student_path(master_path: Path) -> Path:
+    return paths.HOMEWORK / master_path.name
+
+
+def holds_work(path: Path) -> bool:
+    """Whether a student notebook holds someone's work: outputs, or an answer cell whose
+    placeholder was replaced. Anything unreadable counts as work (never overwrite it)."""
+    try:
+        homework = parse(path)
+    except Exception:  # noqa: BLE001 - unreadable or malformed: someone's, keep it
+        return True
+    cells = homework.notebook.cells
+    if any(c.get("outputs") or c.get("execution_count") for c in cells if c.cell_type == "code"):
+        return True
+    exercises = [cells[p.cell].source for p in homework.exercises.values()]
+    manual = [cells[p.cell].source for p in homework.manual.values()]
+    return any(PLACEHOLDER not in s for s in exercises) or any(
+        MANUAL_PLACEHOLDER not in s for s in manual
+    )
+
+
+def release_text(master_path: Path) -> str:
+    """The exact text of a master's student version, as written to ``notebooks/homework/``."""
+    import nbformat
+
+    return nbformat.writes(student_version(parse(master_path))) + "\n"
+
+
+def out_of_date(masters: list[Path] | None = None) -> list[Path]:
+    """The student versions that are missing or differ from what :func:`release` would write."""
+    masters = masters if masters is not None else paths.masters()
+    return [
+        student_path(m)
+        for m in masters
+        if not student_path(m).is_file()
+        or student_path(m).read_text(encoding="utf-8") != release_text(m)
+    ]
+
+
+def release(masters: list[Path] | None = None, *, force: bool = False) -> list[Path]:
+    """Write the student version of each master into ``notebooks/homework/``.
+
+    A student notebook that already holds someone's work (outputs, or answers that differ from
+    the placeholders) is not overwritten unless ``force``; with ``force`` it is first copied to
+    ``build/release-backup/``. Returns the paths written.
+    """
+    masters = masters if masters is not None else paths.masters()
+    if not masters:
+        raise FileNotFoundError(f"No masters (day*_homework.ipynb) in {paths.MASTERS}.")
+    written = []
+    for master_path in masters:
+        text = release_text(master_path)
+        target = student_path(master_path)
+        if target.exists():
+            if target.read_text(encoding="utf-8") == text:
+                continue
+            if holds_work(target):
+                if not force:
+                    raise FileExistsError(
+                        f"{target} holds answers or outputs; release would overwrite them. Copy "
+                        "your work elsewhere, or run `python -m helpers release --force`, which "
+                        "saves a backup in build/release-backup/ first."
+                    )
+                backup = paths.RELEASE_BACKUPS / time.strftime("%Y%m%d-%H%M%S")
+                backup.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(target, backup / target.name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        written.append(target)
+    return written

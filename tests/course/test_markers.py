@@ -1,0 +1,69 @@
+import re
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from helpers import paths
+from helpers.course.markers import HomeworkFormatError, parse
+
+MASTERS = paths.masters()
+IDS = [m.name for m in MASTERS]
+
+
+def test_there_is_a_master_for_day_0():
+    assert "day00_homework.ipynb" in IDS
+
+
+def test_day00_master_has_its_parts():
+    hw = parse(MASTERS[IDS.index("day00_homework.ipynb")])
+    assert list(hw.exercises) == ["day00.device", "day00.count_parameters"]
+    assert {k: p.points for k, p in hw.tests.items()} == {
+        "day00.device": 2,
+        "day00.count_parameters": 2,
+    }
+    assert list(hw.manual) == ["day00.why_get_device"]
+    assert hw.points == 5
+
+
+EXERCISE = "# EXERCISE day09.a\n### BEGIN SOLUTION\nx = 1\n### END SOLUTION"
+TEST = "# TEST day09.a (1 point)\nassert x == 1"
+
+
+@pytest.mark.parametrize(
+    ("cells", "message"),
+    [
+        ([EXERCISE], r"cell 1: exercise 'day09.a' has no test; add a cell starting '# TEST day09"),
+        ([EXERCISE, TEST, "# TEST day09.b (1 point)\nassert 1"],
+         r"cell 3: a test for 'day09.b', which is not an exercise here \(exercises: day09.a\)"),
+        (["# EXERCISE day09.a\n### BEGIN SOLUTION\nx = 1", TEST],
+         r"cell 1: '### BEGIN SOLUTION' on line 2 is never closed"),
+        (["# EXERCISE day09.a\nx = 1\n### END SOLUTION", TEST],
+         r"cell 1: '### END SOLUTION' on line 3 without a '### BEGIN SOLUTION'"),
+        ([EXERCISE, "# TEST day09.a (1 point)\n### BEGIN HIDDEN TESTS\nassert x\n"
+                    "### BEGIN HIDDEN TESTS\n### END HIDDEN TESTS"],
+         r"cell 2: '### BEGIN HIDDEN TESTS' on line 4 before the '### END HIDDEN TESTS'"),
+        ([EXERCISE, TEST, EXERCISE], r"cell 3: duplicate id 'day09.a' \(already used by the "
+                                     r"exercise in cell 1\)"),
+        ([EXERCISE, TEST, TEST], r"cell 3: duplicate id 'day09.a'"),
+        ([EXERCISE, TEST, ("md", "MANUAL day09.a (1 point)\n\nWhy?")],
+         r"cell 1: the id 'day09.a' is also used by the MANUAL question in cell 3"),
+        ([("md", "MANUAL day09.q (1 point)"), ("md", "MANUAL day09.q (2 points)")],
+         r"cell 2: duplicate id 'day09.q'"),
+        (["# TEST day09.a\nassert x"], r"cell 1: '# TEST day09.a' is not a valid marker"),
+        (["# EXERCISE Day 9 a\nx = 1"], r"cell 1: '# EXERCISE Day 9 a' is not a valid marker"),
+        ([("md", "MANUAL why (1 point)")], r"cell 1: 'MANUAL why \(1 point\)' is not a valid"),
+        (["x = 1\n# EXERCISE day09.a"], r"cell 1: the marker '# EXERCISE day09.a' is on line 2"),
+        ([TEST, EXERCISE], r"cell 1: the test for 'day09.a' comes before its exercise \(cell 2\)"),
+    ],
+)  # fmt: skip
+def test_bad_masters_get_clear_errors_with_the_cell_number(tmp_path, cells, message):
+    nb = new_notebook(
+        cells=[new_markdown_cell(c[1]) if isinstance(c, tuple) else new_code_cell(c) for c in cells]
+    )
+    with pytest.raises(HomeworkFormatError, match=message):
+        parse(nb)
+    path = tmp_path / "day09_homework.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(HomeworkFormatError, match=re.escape(path.name)):
+        parse(path)

@@ -1,0 +1,120 @@
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from helpers import paths
+from helpers.course import release
+from helpers.course.cli import main
+from helpers.course.markers import MANUAL_PLACEHOLDER, PLACEHOLDER, parse, regions
+from helpers.course.release import student_path, student_version
+
+MASTERS = paths.masters()
+IDS = [m.name for m in MASTERS]
+EXERCISE = "# EXERCISE day09.a\n### BEGIN SOLUTION\nx = 1\n### END SOLUTION"
+TEST = "# TEST day09.a (1 point)\nassert x == 1"
+
+
+@pytest.mark.parametrize("master", MASTERS, ids=IDS)
+def test_committed_student_version_is_current(master):
+    assert student_path(master).read_text() == release.release_text(master), (
+        f"{student_path(master)} is not what `python -m helpers release` writes from "
+        f"{master.name}; run it (if you answered in that notebook, copy your work first)"
+    )
+
+
+@pytest.mark.parametrize("master", MASTERS, ids=IDS)
+def test_student_version_has_no_solution_and_no_hidden_test(master):
+    text = student_path(master).read_text()
+    student = nbformat.reads(text, 4)
+    hw = parse(master)
+    secret, public = [], []
+    for cell in hw.notebook.cells:
+        lines = cell.source.splitlines()
+        inside = set()
+        for begin, end in (("### BEGIN SOLUTION", "### END SOLUTION"),
+                           ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")):  # fmt: skip
+            for a, b in regions(lines, begin, end, "cell"):
+                secret += [ln.strip() for ln in lines[a + 1 : b] if len(ln.strip()) > 8]
+                inside.update(range(a, b + 1))
+        public += [ln.strip() for i, ln in enumerate(lines) if i not in inside]
+    assert secret, "the master should have solutions"
+    sources = "\n".join(c.source for c in student.cells)
+    lines = {line.strip() for line in sources.splitlines()}
+    # A line may also stand in the question (e.g. the buggy code to fix): only the rest is secret.
+    leaked = [s for s in secret if s in lines and s not in public]
+    assert leaked == []
+    assert "### BEGIN" not in sources and "### END" not in sources
+    code = "\n".join(c.source for c in student.cells if c.cell_type == "code")
+    text = "\n".join(c.source for c in student.cells if c.cell_type == "markdown")
+    assert code.count(PLACEHOLDER) == len(hw.exercises)
+    assert text.count(MANUAL_PLACEHOLDER) == len(hw.manual)
+    assert all(not c.get("outputs") for c in student.cells)
+
+
+def test_release_is_deterministic_and_leaves_the_master_alone():
+    master = MASTERS[0]
+    before = master.read_bytes()
+    hw = parse(master)
+    assert nbformat.writes(student_version(hw)) == nbformat.writes(student_version(parse(master)))
+    assert master.read_bytes() == before
+    assert "### BEGIN SOLUTION" in "".join(c.source for c in hw.notebook.cells)
+
+
+def test_release_check_command_agrees(capsys):
+    assert main(["release", "--check"]) == 0
+    assert "Student versions are current." in capsys.readouterr().out
+
+
+@pytest.fixture
+def course(tmp_path, monkeypatch):
+    """A course folder with one master, and release writing into it."""
+    masters, student = tmp_path / "instructor", tmp_path / "student"
+    masters.mkdir()
+    nb = new_notebook(cells=[new_code_cell(EXERCISE), new_code_cell(TEST)])
+    nbformat.write(nb, masters / "day09_homework.ipynb")
+    monkeypatch.setattr(paths, "MASTERS", masters)
+    monkeypatch.setattr(paths, "HOMEWORK", student)
+    monkeypatch.setattr(paths, "RELEASE_BACKUPS", tmp_path / "build" / "release-backup")
+    return tmp_path
+
+
+def test_release_writes_then_skips_current_copies(course):
+    assert release.release() == [course / "student" / "day09_homework.ipynb"]
+    assert release.release() == []
+    assert release.out_of_date() == []
+
+
+def test_release_refuses_to_overwrite_answers_and_backs_up_with_force(course):
+    release.release()
+    target = course / "student" / "day09_homework.ipynb"
+    answered = target.read_text().replace(PLACEHOLDER.replace('"', '\\"'), "x = 1")
+    assert answered != target.read_text()
+    target.write_text(answered)
+    master = course / "instructor" / "day09_homework.ipynb"
+    master.write_text(master.read_text().replace("assert x == 1", "assert x == 1, 'x is 1'"))
+
+    with pytest.raises(FileExistsError, match="holds answers or outputs"):
+        release.release()
+    assert target.read_text() == answered
+
+    release.release(force=True)
+    backups = list((course / "build" / "release-backup").glob("*/day09_homework.ipynb"))
+    assert [b.read_text() for b in backups] == [answered]
+    assert "x is 1" in target.read_text()
+
+
+def test_release_updates_an_unanswered_copy_when_the_master_changes(course):
+    release.release()
+    master = course / "instructor" / "day09_homework.ipynb"
+    master.write_text(master.read_text().replace("assert x == 1", "assert x == 1, 'x is 1'"))
+    assert release.out_of_date() == [course / "student" / "day09_homework.ipynb"]
+    assert release.release() == [course / "student" / "day09_homework.ipynb"]
+
+
+def test_release_reports_a_bad_master(course, capsys):
+    master = course / "instructor" / "day09_homework.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell(EXERCISE)]), master)
+    assert main(["release"]) == 1
+    assert "ERROR: day09_homework.ipynb, cell 1: exercise 'day09.a' has no test" in (
+        capsys.readouterr().err
+    )

@@ -1,0 +1,81 @@
+"""The one paths module: how the course folder is found, and that nothing else builds paths."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import paths
+
+SRC = Path(paths.__file__).parent
+
+
+def test_the_course_folder_holds_the_lessons_and_the_data():
+    assert (paths.ROOT / "notebooks").is_dir() and paths.HEART_CSV.is_file()
+    assert paths.lessons()[0].name == "day00_setup.ipynb"
+    assert paths.master("day00_homework").is_file() and paths.homework("day00_homework").is_file()
+
+
+def test_course_root_wins(tmp_path, monkeypatch):
+    (tmp_path / "data").mkdir()
+    monkeypatch.setenv("COURSE_ROOT", str(tmp_path))
+    assert paths.find_root() == tmp_path.resolve()
+
+
+def test_a_course_root_without_data_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_ROOT", str(tmp_path))
+    with pytest.raises(paths.CourseFolderNotFound, match="has no data/ folder"):
+        paths.find_root()
+
+
+def test_the_nearest_course_folder_above_the_current_one(tmp_path, monkeypatch):
+    monkeypatch.delenv("COURSE_ROOT", raising=False)
+    copy = tmp_path / "my course copy"
+    (copy / "notebooks" / "homework").mkdir(parents=True)
+    (copy / "data").mkdir()
+    assert paths.find_root(copy / "notebooks" / "homework") == copy.resolve()
+
+
+def test_elsewhere_it_falls_back_to_the_package_s_own_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("COURSE_ROOT", raising=False)
+    assert paths.find_root(tmp_path) == paths.ROOT  # the editable install's folder
+
+
+def test_a_copy_opened_from_elsewhere_finds_itself(tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "data").mkdir()
+    code = "from helpers import paths; print(paths.ROOT)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path / "notebooks", capture_output=True, text=True
+    )
+    assert out.stdout.strip() == str(tmp_path.resolve()), out.stderr
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+LESSON_MODULES = sorted(p for p in SRC.glob("*.py") if p.name != "__main__.py")
+
+
+@pytest.mark.parametrize("path", LESSON_MODULES, ids=[p.name for p in LESSON_MODULES])
+def test_lesson_modules_never_import_the_tooling(path):
+    assert not [m for m in _imports(path) if m.startswith("helpers.course")]
+
+
+@pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: str(p.relative_to(SRC)))
+def test_no_course_path_is_built_outside_the_paths_module(path):
+    if path.name == "paths.py":
+        return
+    text = path.read_text()
+    joins = ['/ "notebooks"', '/ "instructor"', '/ "data"', '/ "build"', '/ "homework"']
+    for pattern in ["Path(__file__)", "parents[", "ROOT /", *joins]:
+        assert pattern not in text, f"{path.name} builds a course path: use helpers.paths"
