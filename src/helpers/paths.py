@@ -52,6 +52,9 @@ def find_root(start: Path | None = None) -> Path:
 ROOT = find_root()
 """The course folder."""
 
+SRC = ROOT / "src"
+"""The ``helpers`` package's folder (what the grading sandbox may see of the course's code)."""
+GIT = ROOT / ".git"
 DATA = ROOT / "data"
 HEART_CSV = DATA / "heart_cleveland.csv"
 GPU_REFERENCE = DATA / "gpu_reference.json"

@@ -1,29 +1,51 @@
-"""Grading simulated submissions, the bad ones included, and checking every grade."""
+"""Grading a class that includes hostile students, under the real sandbox, and every grade checked.
+
+One grading run covers every attack the grader defends against (see the threat model in
+``helpers/course/grading.py``), each on its own submission; the other exercise of each hostile
+submission is answered correctly, to show that the trouble stays in its own row.
+"""
 
 import csv
 import hashlib
+import os
+import pathlib
 import shutil
+import subprocess
+import time
 
 import nbformat
 import pytest
 
 from helpers import paths
-from helpers.course import grading
+from helpers.course import grading, sandbox
 from helpers.course.cli import main
 
-LIMITS = grading.Limits(cell_seconds=8, notebook_seconds=240, memory_mb=4096)
+LIMITS = grading.Limits(cell_seconds=6, notebook_seconds=240, memory_mb=4096)
+CANARY = paths.BUILD / "grading-canary.txt"  # a file in the course folder an answer tries to write
+HOME_CANARY = "grading-canary-in-home.txt"
+MARK = "course-grading-test-child"  # in the command line of every process an answer starts
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+
+def require_sandbox():
+    """The sandbox tests fail in CI without bubblewrap (.ci/run installs it); elsewhere, skip."""
+    works, detail = sandbox.available()
+    if not works:
+        if os.environ.get("CI") or os.environ.get("COURSE_REQUIRE_SANDBOX"):
+            pytest.fail(f"the grading sandbox is required here: {detail}")
+        pytest.skip(f"no grading sandbox on this machine: {detail}")
 
 
 def answered(day):
     """The student version of ``day`` with the master's answers typed in, as a learner would."""
-    master = nbformat.read(paths.MASTERS / f"{day}_homework.ipynb", 4)
-    student = nbformat.read(paths.HOMEWORK / f"{day}_homework.ipynb", 4)
+    master = nbformat.read(paths.master(f"{day}_homework"), 4)
+    student = nbformat.read(paths.homework(f"{day}_homework"), 4)
     for mine, theirs in zip(student.cells, master.cells, strict=True):
         if mine.source.startswith(("# EXERCISE", "MANUAL")):
-            mine.source = "\n".join(
-                line for line in theirs.source.splitlines()
-                if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")
-            )  # fmt: skip
+            solution = ("### BEGIN SOLUTION", "### END SOLUTION")
+            lines = theirs.source.splitlines()
+            mine.source = "\n".join(line for line in lines if line.strip() not in solution)
     return student
 
 
@@ -34,8 +56,82 @@ def replace_answer(nb, exercise, source):
     return nb
 
 
+CORRECT_DEVICE = "device = get_device()\nones = torch.ones(2, 3, device=device)\n"
+
+
+def hostile(folder):
+    """Each student's answer to day00.device, and what it tries."""
+    alice = folder / "alice_day00_homework.ipynb"
+    return {
+        # 1. Tamper with the runner and the interpreter: every value it reports becomes True,
+        #    exec does nothing, objects claim to equal anything and run code when unpickled.
+        "mallory": (
+            "import builtins\nimport helpers.course.plain as plain\n"
+            "class Evil:\n    def __reduce__(self):\n        return (print, ('pwned',))\n"
+            "    def __eq__(self, other):\n        return True\n"
+            "device = ones = Evil()\n"
+            "plain.encode = lambda value, depth=0: True\nbuiltins.exec = lambda *a, **k: None\n"
+        ),
+        # 2. Write into another submission, the masters, the course, the home folder.
+        "oscar": (
+            "import os, pathlib\nwrote = []\n"
+            f"for target in [{str(alice)!r}, {str(paths.master('day00_homework'))!r},\n"
+            f"               {str(CANARY)!r}, os.path.expanduser('~/{HOME_CANARY}'),\n"
+            f"               '/root/{HOME_CANARY}']:\n"
+            "    try:\n        pathlib.Path(target).write_text('overwritten')\n"
+            "        wrote.append(target)\n    except OSError:\n        pass\n" + CORRECT_DEVICE
+        ),
+        # 3. Read the master's answers, directly or through git.
+        "peggy": (
+            "import subprocess\nfrom helpers import paths\n"
+            "try:\n    text = paths.master('day00_homework').read_text()\nexcept OSError:\n"
+            "    text = subprocess.run(['git', '-C', str(paths.ROOT), 'show',\n"
+            "        'HEAD:instructor/homework/day00_homework.ipynb'],\n"
+            "        capture_output=True, text=True).stdout\n"
+            "device = get_device() if 'BEGIN HIDDEN' in text else 'no master to copy'\n"
+            "ones = torch.ones(2, 3)\n"
+        ),
+        # 4, 5. Children that escape into their own session, or hold the output open.
+        "trent": (
+            "import subprocess, sys\n"
+            f"code = 'import time; time.sleep(300)  # {MARK}'\n"
+            "subprocess.Popen([sys.executable, '-c', code], start_new_session=True)\n"
+            "subprocess.Popen([sys.executable, '-c', code], stdout=sys.__stdout__,\n"
+            "                 stderr=sys.__stderr__, close_fds=False)\n" + CORRECT_DEVICE
+        ),
+        # 6. An endless loop that swallows every exception, alarms included.
+        "bob": "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n"
+        "    except BaseException:\n        pass\n",
+        # 7. 50 MB of output as millions of short lines.
+        "grace": "for _ in range(2_000_000):\n    print('x' * 24)\n" + CORRECT_DEVICE,
+        # 8. IPython syntax, as it runs in the notebook.
+        "ivy": "%time device = get_device()\n!echo shell works\n"
+        "ones = torch.ones(2, 3, device=device)\n",
+        # a crash and a memory hog: each an outcome of its own, the other exercise still graded
+        "carl": "import os\nos._exit(3)\n",
+        "mem": "hog = bytearray(16 * 2**30)\n" + CORRECT_DEVICE,
+        # 9. The file changes while it is graded (see the judge wrapper below).
+        "zed": "# ZED changes this file\n" + CORRECT_DEVICE,
+    }
+
+
+def _snapshot():
+    """Hashes of the course's files (not build/, not .git), to prove nothing was written."""
+    found = {}
+    for top in ("src", "data", "notebooks", "instructor"):
+        for path in (paths.ROOT / top).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                found[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def _left_behind():
+    return subprocess.run(["pgrep", "-f", MARK], capture_output=True, text=True).stdout.split()
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
+    require_sandbox()
     folder = tmp_path_factory.mktemp("submissions")
     out = tmp_path_factory.mktemp("grades")
 
@@ -45,72 +141,76 @@ def graded(tmp_path_factory):
         nbformat.write(nb, path)
 
     save("alice_day00_homework.ipynb", answered("day00"))
-    save(
-        "bob_day00_homework.ipynb",
-        replace_answer(answered("day00"), "day00.device", "while True:\n    pass"),
-    )
+    for student, source in hostile(folder).items():
+        save(
+            f"{student}_day00_homework.ipynb",
+            replace_answer(answered("day00"), "day00.device", source),
+        )
+    carol = "def count_parameters(model):\n    return 1\nraise RuntimeError('oops')"
     save(
         "carol_day00_homework.ipynb",
-        replace_answer(
-            answered("day00"),
-            "day00.count_parameters",
-            "def count_parameters(model):\n    return sum(p.numel() for p in model.parameters())\n"
-            "raise RuntimeError('oops')",
-        ),
+        replace_answer(answered("day00"), "day00.count_parameters", carol),
     )
     no_tests = answered("day00")
     no_tests.cells = [c for c in no_tests.cells if not c.source.startswith("# TEST")]
     save("dave_day00_homework.ipynb", no_tests)
     stripped = answered("day00")
-    stripped.metadata = {"kernelspec": {"name": "my-own-kernel", "display_name": "mine",
-                                        "language": "python"}}  # fmt: skip
+    stripped.metadata = {"kernelspec": {"name": "mine", "display_name": "x", "language": "py"}}
     for cell in stripped.cells:
         cell.metadata = {}
-        cell.id = "x" + cell.id
     save("erin_day00_homework.ipynb", stripped)
-    save(
-        "frank_day00_homework.ipynb",
-        replace_answer(
-            answered("day00"),
-            "day00.device",
-            "device = get_device()\nones = torch.zeros(2, 3, device=device)\n"
-            "torch.all = lambda *args, **kwargs: torch.tensor(True)  # passes the hidden test here",
-        ),
-    )
-    save(
-        "grace_day00_homework.ipynb",
-        replace_answer(
-            answered("day00"),
-            "day00.device",
-            "device = get_device()\nones = torch.ones(2, 3, device=device)\n"
-            "print('x' * 50_000_000)",
-        ),
-    )
+    frank = CORRECT_DEVICE.replace("ones(", "zeros(") + "torch.all = lambda *a, **k: True\n"
+    save("frank_day00_homework.ipynb", replace_answer(answered("day00"), "day00.device", frank))
     (folder / "henry_day00_homework.ipynb").write_text("{ this is not JSON")
-    save("ivan_day00_homework.ipynb", answered("day01"))
+    save("hugo_day00_homework.ipynb", answered("day01"))
     (folder / "judy_day00_homework.ipynb").write_bytes(b"")
     save("kim/day00_homework.ipynb", answered("day00"))
     (folder / "notes.txt").write_text("not a submission")
-    shutil.copy(paths.HOMEWORK / "day00_homework.ipynb", folder / "leo_day99_homework.ipynb")
+    shutil.copy(paths.homework("day00_homework"), folder / "leo_day99_homework.ipynb")
+    # 10. A forged manual.csv in the output folder.
+    (out / "manual.csv").write_text(
+        "student,homework,question,max_points,answer,points,comment\n"
+        "alice,day00_homework,day00.why_get_device,99,whatever,99,\n"
+        "nobody,day00_homework,day00.why_get_device,1,,1,\n"
+        "kim,day00_homework,day00.why_get_device,1,x,lots,\n"
+    )
 
-    hashes = {
-        p: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
-    }
-    grading.grade(folder, out, jobs=2, limits=LIMITS, progress=False)
-    after = {
-        p: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
-    }
+    submissions = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    course = _snapshot()
+    run_judge = grading._run_judge
+
+    def judge_then_edit(job, limits):  # 9: zed's file changes while it is graded
+        outcomes = run_judge(job, limits)
+        if "ZED" in job["answers"].get("day00.device", ""):
+            (folder / "zed_day00_homework.ipynb").write_text("edited meanwhile")
+        return outcomes
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(grading, "_run_judge", judge_then_edit)
+        start = time.monotonic()
+        grading.grade(folder, out, jobs=2, limits=LIMITS, progress=False)
+        seconds = time.monotonic() - start
+    submissions[folder / "zed_day00_homework.ipynb"] = b"edited meanwhile"
     with (out / "grades.csv").open() as file:
         rows = list(csv.DictReader(file))
-    grades = {(r["student"], r["exercise"]): (r["points"], r["status"]) for r in rows}
-    return {"folder": folder, "out": out, "grades": grades, "unchanged": hashes == after}
+    return {
+        "folder": folder,
+        "out": out,
+        "grades": {(r["student"], r["exercise"]): (r["points"], r["status"]) for r in rows},
+        "reasons": {(r["student"], r["exercise"]): r["reason"] for r in rows},
+        "submissions_unchanged": submissions == {p: p.read_bytes() for p in submissions},
+        "course_unchanged": course == _snapshot(),
+        "left_behind": _left_behind(),
+        "seconds": seconds,
+    }
 
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
-
-
-def test_submissions_are_never_modified(graded):
-    assert graded["unchanged"]
+def test_nothing_outside_the_sandbox_was_written_and_nothing_is_left_running(graded):
+    assert graded["submissions_unchanged"]
+    assert graded["course_unchanged"]
+    assert not CANARY.exists()
+    assert not (pathlib.Path.home() / HOME_CANARY).exists()
+    assert graded["left_behind"] == []
 
 
 @pytest.mark.parametrize(
@@ -118,75 +218,135 @@ def test_submissions_are_never_modified(graded):
     [
         ("alice", "day00.device", ("2", "passed")),
         ("alice", "day00.count_parameters", ("2", "passed")),
-        ("alice", "day00.why_get_device", ("", "manual")),
-        ("bob", "day00.device", ("0", "timeout")),  # an infinite loop: 0 for that exercise...
-        ("bob", "day00.count_parameters", ("2", "passed")),  # ...the rest is graded
+        ("alice", "day00.why_get_device", ("", "manual")),  # the forged 99 was not merged
+        ("mallory", "day00.device", ("0", "failed")),  # tampering reports nothing useful
+        ("mallory", "day00.count_parameters", ("0", "failed")),  # every value it sends is True
+        ("oscar", "day00.device", ("2", "passed")),  # its writes failed; its answer is right
+        ("peggy", "day00.device", ("0", "failed")),  # no master to copy, directly or via git
+        ("trent", "day00.device", ("2", "passed")),  # its children did not hold up grading
+        ("trent", "day00.count_parameters", ("2", "passed")),
+        ("bob", "day00.device", ("0", "timeout")),  # swallowed alarms: the judge's limit holds
+        ("bob", "day00.count_parameters", ("2", "passed")),  # ...and the rest is graded
+        ("grace", "day00.device", ("2", "passed")),  # 50 MB of output, graded all the same
+        ("ivy", "day00.device", ("2", "passed")),  # %time and !echo run as in the notebook
+        ("carl", "day00.device", ("0", "crashed")),
+        ("carl", "day00.count_parameters", ("2", "passed")),
+        ("mem", "day00.device", ("0", "memory")),
+        ("mem", "day00.count_parameters", ("2", "passed")),
+        ("zed", "day00.device", ("0", "changed")),
         ("carol", "day00.count_parameters", ("0", "error")),
         ("carol", "day00.device", ("2", "passed")),
         ("dave", "day00.device", ("2", "passed")),  # deleted test cells: the master's are used
-        ("dave", "day00.count_parameters", ("2", "passed")),
         ("erin", "day00.device", ("2", "passed")),  # no metadata, another kernel name
-        ("frank", "day00.device", ("0", "failed")),  # monkeypatched torch.all does not help
-        ("grace", "day00.device", ("2", "passed")),  # 50 MB of output, graded all the same
+        ("frank", "day00.device", ("0", "failed")),  # a patched torch.all does not help
         ("henry", "day00.device", ("0", "invalid")),
-        ("ivan", "day00.device", ("0", "wrong homework")),
+        ("hugo", "day00.device", ("0", "wrong homework")),
         ("judy", "day00.count_parameters", ("0", "invalid")),
         ("kim", "day00.device", ("2", "passed")),  # the folder-per-student layout
     ],
 )
 def test_every_grade(graded, student, exercise, expected):
-    assert graded["grades"][(student, exercise)] == expected
+    assert graded["grades"][(student, exercise)] == expected, graded["reasons"][(student, exercise)]
 
 
-def test_report_names_what_was_not_graded(graded):
+def test_each_status_has_its_reason(graded):
+    reasons = graded["reasons"]
+    assert "ran past its 6 s limit" in reasons[("bob", "day00.device")]
+    assert "exited (status 3)" in reasons[("carl", "day00.device")]
+    assert "MemoryError" in reasons[("mem", "day00.device")]
+    assert "changed while it was graded" in reasons[("zed", "day00.device")]
+
+
+def test_report_names_what_was_not_graded_and_the_forged_manual_grades(graded):
     report = (graded["out"] / "report.txt").read_text()
+    assert report.startswith("grader: commit ")
+    assert "sandbox: on (bubblewrap" in report and "OMP_NUM_THREADS=1" in report
     assert "notes.txt: not a submission" in report
     assert "leo_day99_homework.ipynb: no master for day99_homework" in report
     assert "henry_day00_homework.ipynb: not a readable notebook" in report
     assert "judy_day00_homework.ipynb: the file is empty" in report
     assert (
-        "ivan_day00_homework.ipynb: the file is named day00_homework but holds answers for day01"
+        "hugo_day00_homework.ipynb: the file is named day00_homework but holds answers for day01"
         in report
     )
+    assert "zed_day00_homework.ipynb: the file changed while it was graded" in report
+    assert "alice/day00_homework/day00.why_get_device): points 99 is outside 0 to 1" in report
+    assert "(nobody/day00_homework/day00.why_get_device): no such answer" in report
+    assert "points 'lots' is not a number" in report
 
 
 def test_feedback_says_why_without_revealing_hidden_tests(graded):
-    frank = (graded["out"] / "feedback" / "frank_day00_homework.md").read_text()
+    feedback = graded["out"] / "feedback"
+    frank = (feedback / "frank_day00_homework.md").read_text()
     assert "day00.device: 0 of 2 points (failed)" in frank
     assert "hidden) checks did not pass" in frank
     assert "torch.all(ones == 1)" not in frank and "float32" not in frank  # hidden tests' text
-    bob = (graded["out"] / "feedback" / "bob_day00_homework.md").read_text()
-    assert "ran longer than 8 s" in bob
-    carol = (graded["out"] / "feedback" / "carol_day00_homework.md").read_text()
-    assert "RuntimeError: oops" in carol
-    assert (graded["out"] / "feedback" / "grace_day00_homework.md").stat().st_size < 10_000
+    assert "RuntimeError: oops" in (feedback / "carol_day00_homework.md").read_text()
+    assert (feedback / "grace_day00_homework.md").stat().st_size < 10_000
 
 
-def test_manual_grades_survive_regrading_and_the_output_is_reproducible(graded):
-    out, folder = graded["out"], graded["folder"]
-    before = {p.name: p.read_text() for p in (out / "feedback").iterdir()}
+def test_from_inside_the_sandbox_the_masters_and_the_repository_are_out_of_reach():
+    require_sandbox()
+    runner = sandbox.Runner(sandboxed=True, memory_mb=4096)
+    try:
+        master = str(paths.master("day00_homework"))
+        git = [
+            "git",
+            "-C",
+            str(paths.ROOT),
+            "show",
+            "HEAD:instructor/homework/day00_homework.ipynb",
+        ]
+        probes = {
+            f"open({master!r}).read()": "FileNotFoundError",
+            f"open({str(paths.ROOT / 'src' / 'x.py')!r}, 'w')": "OSError",
+            "__import__('socket').create_connection(('1.1.1.1', 80), timeout=2)": "OSError",
+        }
+        for expression, error in probes.items():
+            reply = runner.ask({"op": "capture", "expressions": [expression]}, 60)
+            assert not reply["ok"] and reply["error"]["type"] in (error, "PermissionError"), reply
+        command = f"import subprocess; r = subprocess.run({git!r}, capture_output=True).returncode"
+        assert runner.ask({"op": "exec", "source": command}, 60)["ok"]
+        assert runner.ask({"op": "capture", "expressions": ["r"]}, 60)["values"] != [0]
+    finally:
+        runner.kill()
+
+
+def test_grading_twice_gives_the_same_files_and_keeps_manual_grades(tmp_path):
+    require_sandbox()
+    folder, out = tmp_path / "in", tmp_path / "out"
+    folder.mkdir()
+    nbformat.write(answered("day00"), folder / "alice_day00_homework.ipynb")
+    grading.grade(folder, out, limits=LIMITS, progress=False)
+    first = {p.name: p.read_text() for p in out.rglob("*") if p.is_file()}
     with (out / "manual.csv").open() as file:
         manual = list(csv.DictReader(file))
-    assert {r["student"] for r in manual if r["answer"]} >= {"alice", "kim"}
-    for row in manual:
-        if row["student"] == "alice":
-            row["points"], row["comment"] = "1", "clear and complete"
+    manual[0]["points"], manual[0]["comment"] = "1", "clear and complete"
     with (out / "manual.csv").open("w", newline="") as file:
         writer = csv.DictWriter(file, fieldnames=grading.MANUAL_COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(manual)
     edited = (out / "manual.csv").read_text()
+    grading.grade(folder, out, limits=LIMITS, progress=False)
+    second = {p.name: p.read_text() for p in out.rglob("*") if p.is_file()}
+    assert second["manual.csv"] == edited
+    assert ",1,1,manual," in second["grades.csv"]  # the typed point, merged
+    assert {k: v for k, v in second.items() if k not in ("manual.csv", "grades.csv")} == {
+        k: v for k, v in first.items() if k not in ("manual.csv", "grades.csv")
+    }
 
-    grading.grade(folder, out, jobs=2, limits=LIMITS, progress=False)
-    assert (out / "manual.csv").read_text() == edited
-    with (out / "grades.csv").open() as file:
-        rows = {
-            (r["student"], r["exercise"]): (r["points"], r["status"]) for r in csv.DictReader(file)
-        }
-    assert rows[("alice", "day00.why_get_device")] == ("1", "manual")
-    changed = {k: v for k, v in rows.items() if graded["grades"][k] != v}
-    assert changed == {("alice", "day00.why_get_device"): ("1", "manual")}
-    assert {p.name: p.read_text() for p in (out / "feedback").iterdir()} == before
+
+def test_without_a_sandbox_grading_refuses_unless_told(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(sandbox, "available", lambda: (False, "bubblewrap not installed"))
+    (tmp_path / "in").mkdir()
+    assert main(["grade", str(tmp_path / "in"), "--out", str(tmp_path / "out")]) == 1
+    assert "--no-sandbox" in capsys.readouterr().err
+    folder = tmp_path / "in"
+    nbformat.write(answered("day00"), folder / "alice_day00_homework.ipynb")
+    grading.grade(folder, tmp_path / "out", limits=LIMITS, sandboxed=False, progress=False)
+    assert "sandbox: OFF" in (tmp_path / "out" / "report.txt").read_text()
+    feedback = (tmp_path / "out" / "feedback" / "alice_day00_homework.md").read_text()
+    assert "WITHOUT an OS sandbox" in feedback and "2 of 2 points (passed)" in feedback
 
 
 def test_cli_grade_reports_a_missing_folder(tmp_path, capsys):
@@ -203,11 +363,42 @@ def test_submit_checks_and_writes_the_copy_to_hand_in(tmp_path, capsys):
     out = tmp_path / "to_hand_in"
     assert main(["submit", str(mine), "--student", "alice", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "day00.device" in printed and "passed" in printed
+    assert "day00.device" in printed and "passed" in printed and "without a sandbox" in printed
     copy = nbformat.read(out / "alice_day00_homework.ipynb", 4)
-    assert all(not c.get("outputs") and not c.get("execution_count") for c in copy.cells
-               if c.cell_type == "code")  # fmt: skip
+    code = [c for c in copy.cells if c.cell_type == "code"]
+    assert all(not c.get("outputs") and not c.get("execution_count") for c in code)
     assert main(["submit", str(mine), "--student", "alice", "--out", str(out)]) == 1
     assert "exists already; pass --force" in capsys.readouterr().err
     assert main(["submit", str(mine), "--student", "al ice", "--out", str(out)]) == 1
     assert "use letters, digits" in capsys.readouterr().err
+
+
+def test_submit_names_the_homework_to_hand_in_when_given_a_lesson(tmp_path, capsys):
+    lesson = paths.NOTEBOOKS / "day03_call_and_modules.ipynb"
+    assert main(["submit", str(lesson), "--student", "al", "--out", str(tmp_path)]) == 1
+    assert "notebooks/homework/day03_homework.ipynb" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def masters_graded(tmp_path_factory):
+    """Every master graded as a submission of its own solutions, in one run."""
+    require_sandbox()
+    folder = tmp_path_factory.mktemp("masters")
+    for master in paths.masters():
+        shutil.copy(master, folder / f"master_{master.name}")
+    return grading.grade(
+        folder, tmp_path_factory.mktemp("out"), jobs=2, limits=LIMITS, progress=False
+    )
+
+
+@pytest.mark.parametrize("master", paths.masters(), ids=lambda p: p.name)
+def test_every_master_earns_full_marks_from_its_own_solutions(masters_graded, master):
+    """The split between sandbox and judge keeps every master's tests meaningful: its own
+    solutions pass every check (visible and hidden), graded as a submission."""
+    result = next(r for r in masters_graded if r.submission.homework == master.stem)
+    failures = {
+        o.exercise: (o.status, o.reason, [c for c in o.checks if c.status != "passed"])
+        for o in result.outcomes
+        if o.status not in ("passed", "manual")
+    }
+    assert failures == {}

@@ -15,17 +15,7 @@ from pathlib import Path
 
 from helpers import paths
 from helpers.course.markers import ID, PLACEHOLDER, parse, strip_hidden
-
-
-@dataclass
-class Outcome:
-    """One visible test statement and how it went."""
-
-    statement: str
-    status: str  # "passed", "failed", "error", "not answered", "not run"
-    reason: str = ""
-    test: bool = True  # an assert (a check), not a set-up statement
-    hidden: bool = False  # from a hidden-test region: never shown to learners
+from helpers.course.outcome import Check
 
 
 @dataclass
@@ -33,7 +23,7 @@ class CheckResult:
     """What :func:`run_checks` found for one exercise."""
 
     id: str
-    outcomes: list[Outcome]
+    outcomes: list[Check]
 
     @property
     def passed(self) -> bool:
@@ -100,14 +90,14 @@ def run_checks(
 
 def run_statements(
     source: str, env: dict, exercise_id: str, hidden: set[int] = frozenset()
-) -> list[Outcome]:
+) -> list[Check]:
     """Run a test cell's top-level statements one by one in ``env``.
 
     Each ``assert`` is one check; other statements are set-up and are reported only when they
     fail (then the remaining checks are marked "not run"). Statements starting on a line in
     ``hidden`` are marked hidden, so reports can leave their text out.
     """
-    outcomes: list[Outcome] = []
+    outcomes: list[Check] = []
     tree = ast.parse(source)
     for position, node in enumerate(tree.body):
         statement = ast.get_source_segment(source, node) or ast.unparse(node)
@@ -117,21 +107,21 @@ def run_statements(
             exec(code, env)  # noqa: S102 - the course's own tests
         except AssertionError as err:
             reason = str(err) or "the condition is False"
-            outcomes.append(Outcome(statement, "failed", reason, hidden=secret))
+            outcomes.append(Check(statement, "failed", reason, hidden=secret))
             continue
         except Exception as err:  # noqa: BLE001 - any error is reported to the learner
             status, reason = _explain(err, exercise_id)
             is_check = isinstance(node, ast.Assert)
-            outcomes.append(Outcome(statement, status, reason, is_check, hidden=secret))
+            outcomes.append(Check(statement, status, reason, is_check, hidden=secret))
             if not is_check:  # set-up failed: the rest cannot run
                 rest = [n for n in tree.body[position + 1 :] if isinstance(n, ast.Assert)]
                 outcomes += [
-                    Outcome(ast.unparse(n), "not run", hidden=n.lineno in hidden) for n in rest
+                    Check(ast.unparse(n), "not run", hidden=n.lineno in hidden) for n in rest
                 ]
                 break
             continue
         if isinstance(node, ast.Assert):
-            outcomes.append(Outcome(statement, "passed", hidden=secret))
+            outcomes.append(Check(statement, "passed", hidden=secret))
     return outcomes
 
 

@@ -83,6 +83,10 @@ def _packages_and_data(errors: list[str]) -> None:
         _row(name, version or "MISSING")
         if version is None:
             errors.append(f"{name} is not installed: run `make install` (or `pip install -e .`).")
+    from helpers.course import sandbox
+
+    works, detail = sandbox.available()
+    _row("grading sandbox", f"ok ({detail})" if works else f"not available: {detail}")
     try:
         load_heart()
         _row("Heart data", "ok")

@@ -1,44 +1,55 @@
 """Grading submitted homework: ``python -m helpers grade SUBMISSIONS --out OUT``.
 
-Submissions are either files named ``<student>_dayNN_homework.ipynb`` or folders
+Submissions are files named ``<student>_dayNN_homework.ipynb`` or folders
 ``<student>/dayNN_homework.ipynb``. Anything else in the folder is reported, not graded.
 
 How one submission is graded:
 
-1. Its bytes are hashed before and after: the submitted file is only ever read.
-2. Its answer cells are found by their ``# EXERCISE <id>`` / ``MANUAL <id>`` markers (cell
-   metadata, cell order and the kernel named in the file do not matter). Everything else comes
-   from the master: set-up cells and the test cells, hidden tests included. A deleted or edited
-   test cell changes nothing.
-3. A fresh Python process (``helpers.grader_worker answers``) runs the master's set-up cells with
-   the student's answer cells in their places, in a scratch folder, with a time limit per cell and
-   for the whole run, a memory limit (POSIX), and printed output capped. It saves the objects each
-   answer defines (the names the master's solution defines), with ``cloudpickle``.
-4. For each exercise, another fresh process (``... tests``) runs the master's set-up cells, loads
-   that exercise's saved answers and runs the master's test cell. An exercise earns its points when
-   every check passes.
-5. Free-text (MANUAL) answers go to ``manual.csv`` for the instructor; points typed there survive
-   re-grading (as long as the answer is unchanged) and are merged into ``grades.csv``.
+1. Its bytes are hashed before and after: the file is only read, and a file that changes while it
+   is graded gets the status ``changed`` (the other submissions are graded as usual).
+2. Its answer cells are found by their ``# EXERCISE <id>`` / ``MANUAL <id>`` markers. Everything
+   else comes from the master: set-up cells and test cells, hidden tests included.
+3. A judge process (:mod:`helpers.course.judge`) walks the master. Answer code runs only in a
+   runner inside an OS sandbox (:mod:`helpers.course.sandbox`); the judge runs the course's own
+   code, and decides every check on plain data the runner sends back (see :mod:`.probes` and
+   :mod:`.plain`).
+4. Free-text (MANUAL) answers go to ``manual.csv``; points typed there are checked (a number from 0
+   to the question's points, for an answer that exists) and merged into ``grades.csv``.
 
-Threat model. This protects against: test cells edited or deleted in the submission; cell metadata
-lost or forged; another kernel named in the file; answers that pass only because the student's
-session was altered (monkeypatched ``torch.allclose``, ``numpy`` comparisons, ``assert`` helpers,
-builtins), since the tests run in a clean interpreter that never ran the student's cells; infinite
-loops and huge output in one cell (that exercise fails, the others are graded); files that are not
-notebooks. It does not protect against: code in an answer that misbehaves *when the tests call it*
-(a function that patches ``torch`` on its first call runs inside the test process, though only that
-exercise's process); code that reads the master's hidden tests from disk (keep masters private, see
-the README); malicious code in general: there is no sandbox for the file system or the network,
-so grade on a machine or account that holds nothing else of value.
+Threat model. A submission is untrusted code. Defended:
+
+* answers that alter their own interpreter (patched ``builtins``, ``torch.allclose``, comparisons,
+  the runner itself, objects whose ``__reduce__`` or ``__eq__`` runs code): every check is decided
+  in the judge, which never unpickles, imports or calls anything the submission made; only plain
+  data crosses (numbers, strings, containers, arrays and tensors as raw buffers);
+* edited or deleted test cells, forged cell metadata, another kernel named in the file;
+* reading the masters (directly or through git), the output folder, other submissions or the home
+  folder: none of them exists inside the sandbox; writing anywhere but the sandbox's own scratch;
+* the network (only the sandbox's own loopback), processes left behind (a PID namespace: they
+  all die with the runner), children that keep output open (the judge reads replies, not EOF);
+* endless loops, swallowed alarms and huge output: time limits are enforced by the judge from
+  outside (it kills the sandbox), printed output is discarded at constant cost per write;
+  memory per process is capped (``RLIMIT_AS``, set before the sandbox starts);
+* IPython syntax in answers (``%time``, ``!ls``) runs as in the notebook;
+* forged manual grades: ``manual.csv`` is validated before it is merged.
+
+Not defended: a runner whose answer code tampers with what it reports can report any plain value,
+so it passes an ``assert`` only by reporting exactly what the assert expects, which for hidden tests
+it has never seen; properties of an answer's own value (it raised, it is not ``None``) are as easy
+to report as to have, so the masters' hidden tests compare answers with literals or with values the
+judge computes itself. The set-up and test cells of the master are trusted, and so is the machine.
+Without bubblewrap (macOS, Windows, or not installed) there is no OS sandbox: ``grade`` refuses
+unless told ``--no-sandbox``, and then says so in ``report.txt`` and on every feedback file. Fork
+bombs and the total memory of many processes are limited only when grading as an ordinary user.
 """
 
 from __future__ import annotations
 
-import ast
 import csv
 import hashlib
 import json
 import os
+import platform
 import re
 import subprocess
 import sys
@@ -51,19 +62,24 @@ import nbformat
 from tqdm.auto import tqdm
 
 from helpers import paths
-from helpers.course.markers import (
-    MANUAL_PLACEHOLDER,
-    Homework,
-    answer_cells,
-    hidden_lines,
-    parse,
-)
+from helpers.course import sandbox
+from helpers.course.markers import MANUAL_PLACEHOLDER, Homework, answer_cells, parse
+from helpers.course.outcome import Outcome
 
 FILE_RE = re.compile(
     r"^(?P<student>[A-Za-z0-9][A-Za-z0-9_.-]*?)_(?P<homework>day\d\d_homework)\.ipynb$"
 )
 FOLDER_FILE_RE = re.compile(r"^(?P<homework>day\d\d_homework)\.ipynb$")
 STUDENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+GRADE_COLUMNS = ["student", "homework", "exercise", "points", "max_points", "status", "reason"]
+MANUAL_COLUMNS = ["student", "homework", "question", "max_points", "answer", "points", "comment"]
+NO_SANDBOX = (
+    "Graded WITHOUT an OS sandbox (--no-sandbox): answer code ran with the grader's own rights."
+)
+
+
+class SandboxUnavailable(RuntimeError):
+    """No OS sandbox here, and grading without one was not asked for."""
 
 
 @dataclass
@@ -87,10 +103,9 @@ class Result:
     """What grading one submission produced."""
 
     submission: Submission
-    rows: list[dict] = field(default_factory=list)  # for grades.csv
-    manual: list[dict] = field(default_factory=list)  # for manual.csv
-    feedback: str = ""
-    problem: str | None = None  # why it could not be graded at all
+    outcomes: list[Outcome] = field(default_factory=list)
+    manual: list[dict] = field(default_factory=list)  # rows for manual.csv
+    problem: str | None = None  # why it could not be graded, for report.txt
 
 
 def find_submissions(folder: Path) -> tuple[list[Submission], list[str]]:
@@ -117,60 +132,56 @@ def find_submissions(folder: Path) -> tuple[list[Submission], list[str]]:
     return found, other
 
 
-def _defined_names(source: str) -> list[str]:
-    """Top-level names an answer cell defines (assignments, functions, classes)."""
-    names: list[str] = []
-    for node in ast.parse(source).body:
-        targets = []
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            targets = [node.name]
-        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                targets += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
-        for name in targets:
-            if name not in names:
-                names.append(name)
-    return names
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _setup_cells(master: Homework) -> list[str]:
-    """The master's code cells that are neither answers, tests nor ``check(...)`` calls."""
-    marked = {p.cell for p in [*master.exercises.values(), *master.tests.values()]}
-    return [
-        cell.source
-        for index, cell in enumerate(master.notebook.cells)
-        if cell.cell_type == "code" and index not in marked and not cell.source.startswith("check(")
-    ]
+def _run_judge(job: dict, limits: Limits) -> list[Outcome]:
+    """Run the judge in a fresh process, in a private folder the sandbox never sees."""
+    with tempfile.TemporaryDirectory(prefix="course-judge-") as private:
+        folder = Path(private)
+        (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
+        env = {
+            **os.environ,
+            "COURSE_ROOT": str(paths.ROOT),
+            "COURSE_FAST": "1",
+            "OMP_NUM_THREADS": "1",
+            "MPLBACKEND": "Agg",
+        }
+        command = [sys.executable, "-m", "helpers.course.judge", "job.json", "result.json"]
+        try:
+            done = subprocess.run(
+                command,
+                cwd=folder,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=limits.notebook_seconds + 120,
+            )
+        except subprocess.TimeoutExpired:
+            raise RuntimeError("the judge did not finish in time") from None
+        result = folder / "result.json"
+        if done.returncode != 0 or not result.is_file():
+            tail = (done.stderr or "").strip().splitlines()[-1:] or ["no message"]
+            raise RuntimeError(f"the judge failed (exit {done.returncode}: {tail[0][:300]})")
+        return [Outcome.from_dict(o) for o in json.loads(result.read_text(encoding="utf-8"))]
 
 
-def _worker(phase: str, job: dict, folder: Path, name: str, limits: Limits, timeout: float):
-    """Run one worker process; return its result, or None if it was killed or timed out."""
-    job_path = folder / f"{name}.json"
-    job_path.write_text(json.dumps(job), encoding="utf-8")
-    env = {**os.environ, "COURSE_FAST": "1", "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
-
-    def limit_memory():  # in the child, before it starts Python
-        import resource
-
-        size = limits.memory_mb * 2**20
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
-
-    try:
-        subprocess.run(
-            [sys.executable, "-m", "helpers.course.grader_worker", phase, str(job_path)],
-            cwd=folder,
-            env=env,
-            timeout=timeout,
-            capture_output=True,
-            preexec_fn=limit_memory if os.name == "posix" else None,
-        )
-    except subprocess.TimeoutExpired:
-        return None
-    result_path = folder / f"{name}.result.json"
-    return json.loads(result_path.read_text()) if result_path.is_file() else None
+def judge_cells(master: Homework) -> list[dict]:
+    """The master's code cells as the judge walks them: set-up, exercises and tests (the
+    learners' ``check(...)`` calls are left out)."""
+    cells = []
+    kinds = {p.cell: ("exercise", i) for i, p in master.exercises.items()}
+    kinds |= {p.cell: ("test", i) for i, p in master.tests.items()}
+    for index, cell in enumerate(master.notebook.cells):
+        if cell.cell_type != "code" or cell.source.startswith("check("):
+            continue
+        kind, part = kinds.get(index, ("setup", None))
+        cells.append({"kind": kind, "id": part, "source": cell.source})
+    return cells
 
 
-def _manual_answers(notebook: nbformat.NotebookNode, cells: dict[str, int]) -> dict[str, str]:
+def _manual_answers(notebook, cells: dict[str, int]) -> dict[str, str]:
     answers = {}
     for qid, index in cells.items():
         text = "\n".join(notebook.cells[index].source.splitlines()[1:]).strip()
@@ -178,111 +189,70 @@ def _manual_answers(notebook: nbformat.NotebookNode, cells: dict[str, int]) -> d
     return answers
 
 
-def _points(value: float) -> str:
-    return f"{value:g}"
-
-
 def grade_submission(
-    submission: Submission, limits: Limits | None = None, reference: Path | None = None
+    submission: Submission,
+    limits: Limits | None = None,
+    *,
+    sandboxed: bool = True,
+    reference: Path | None = None,
 ) -> Result:
-    """Grade one submission against its master (see the module's docstring).
+    """Grade one submission against its master (see the module's docstring); never raises for
+    anything the submission does.
 
     ``reference`` grades against another notebook of the same homework instead of the master:
-    ``python -m helpers submit`` uses the student version, so learners run only visible tests.
+    ``python -m helpers submit`` uses the student version (visible tests only, no sandbox).
     """
     limits = limits or Limits()
     result = Result(submission)
     master = parse(reference or paths.master(submission.homework))
-    raw = submission.path.read_bytes()
-    before = hashlib.sha256(raw).hexdigest()
+    every = [*master.tests, *master.manual]
 
-    def everything(status: str, detail: str) -> Result:
-        result.problem = detail
-        for eid, test in master.tests.items():
-            result.rows.append(_row(submission, eid, 0, test.points, status))
-        for qid, part in master.manual.items():
-            result.rows.append(_row(submission, qid, 0, part.points, status))
-        result.feedback = _feedback_header(submission) + f"\n**Not graded: {detail}**\n"
+    def nothing(status: str, reason: str) -> Result:
+        result.problem = reason
+        result.outcomes = [Outcome(e, status, reason) for e in every]
         return result
 
+    try:
+        before = _digest(submission.path)
+        raw = submission.path.read_bytes()
+    except OSError as err:
+        return nothing("not graded", f"the file cannot be read ({err.strerror})")
     if not raw.strip():
-        return everything("invalid", "the file is empty")
+        return nothing("invalid", "the file is empty")
     try:
         notebook = nbformat.reads(raw.decode("utf-8"), as_version=4)
         exercises, manual_cells = answer_cells(notebook)
     except (ValueError, UnicodeDecodeError, KeyError, AttributeError, TypeError) as err:
-        return everything("invalid", f"not a readable notebook ({str(err)[:200]})")
+        return nothing("invalid", f"not a readable notebook ({str(err)[:200]})")
     day = submission.homework[:5]
     other_days = {eid.split(".")[0] for eid in [*exercises, *manual_cells]} - {day}
     if other_days:
-        return everything(
+        return nothing(
             "wrong homework",
             f"the file is named {submission.homework} but holds answers for "
             f"{', '.join(sorted(other_days))}",
         )
-
-    cells, names = [], {}
-    for index, cell in enumerate(master.notebook.cells):
-        if index in {p.cell for p in master.tests.values()} or cell.cell_type != "code":
-            continue
-        if cell.source.startswith("check("):
-            continue
-        exercise = next((e for e, p in master.exercises.items() if p.cell == index), None)
-        if exercise is None:
-            cells.append({"source": cell.source})
-            continue
-        names[exercise] = _defined_names(cell.source)
-        if exercise in exercises:
-            answer = notebook.cells[exercises[exercise]].source
-            cells.append({"source": answer, "exercise": exercise})
-
-    statuses: dict[str, dict] = {}
-    with tempfile.TemporaryDirectory(prefix="grading-") as scratch:
-        folder = Path(scratch)
-        job = {"cells": cells, "names": names, "cell_timeout": limits.cell_seconds}
-        answers = _worker("answers", job, folder, "answers", limits, limits.notebook_seconds)
-        ran = (answers or {}).get("exercises", {})
-        setup = _setup_cells(master)
-        for eid, test in master.tests.items():
-            if eid not in exercises:
-                statuses[eid] = {"status": "missing", "detail": "no `# EXERCISE` cell for it"}
-            elif answers is None:
-                statuses[eid] = {
-                    "status": "timeout",
-                    "detail": f"the notebook ran past {limits.notebook_seconds:g} s",
-                }
-            elif "_setup" in ran:  # the master's own set-up failed: not the student's doing
-                detail = f"the course's set-up cells failed: {ran['_setup']['detail']}"
-                statuses[eid] = {"status": "error", "detail": detail}
-            elif ran.get(eid, {}).get("status") != "ran":
-                statuses[eid] = ran.get(eid, {"status": "error", "detail": "the cell did not run"})
-            else:
-                source = master.source(test)
-                job = {
-                    "setup": setup,
-                    "exercise": eid,
-                    "test": source,
-                    "hidden": sorted(hidden_lines(source)),
-                    "timeout": limits.cell_seconds,
-                }
-                tested = _worker(
-                    "tests", job, folder, f"tests-{eid}", limits, limits.cell_seconds + 120
-                )
-                statuses[eid] = tested or {
-                    "status": "timeout",
-                    "detail": f"the tests ran past {limits.cell_seconds:g} s",
-                }
-
-    for eid, test in master.tests.items():
-        status = statuses[eid]["status"]
-        earned = test.points if status == "passed" else 0
-        result.rows.append(_row(submission, eid, earned, test.points, status))
+    job = {
+        "cells": judge_cells(master),
+        "answers": {e: notebook.cells[i].source for e, i in exercises.items()},
+        "limits": vars(limits),
+        "sandbox": sandboxed,
+    }
+    try:
+        outcomes = _run_judge(job, limits)
+    except RuntimeError as err:
+        return nothing("not graded", str(err))
+    try:
+        changed = _digest(submission.path) != before
+    except OSError:
+        changed = True
+    if changed:
+        return nothing("changed", "the file changed while it was graded; grade it again")
     manual = _manual_answers(notebook, manual_cells)
     for qid, part in master.manual.items():
         answer = manual.get(qid, "")
-        result.rows.append(
-            _row(submission, qid, "", part.points, "manual" if answer else "missing")
-        )
+        status = "manual" if answer else "missing"
+        outcomes.append(Outcome(qid, status, "" if answer else "no answer given"))
         result.manual.append(
             {
                 "student": submission.student,
@@ -294,78 +264,113 @@ def grade_submission(
                 "comment": "",
             }
         )
-    result.feedback = _feedback(submission, master, statuses, manual)
-    if hashlib.sha256(submission.path.read_bytes()).hexdigest() != before:
-        raise RuntimeError(f"{submission.path} changed while it was graded")
+    result.outcomes = outcomes
     return result
 
 
-def _row(submission: Submission, part: str, points, max_points: float, status: str) -> dict:
-    return {
-        "student": submission.student,
-        "homework": submission.homework,
-        "exercise": part,
-        "points": points if points == "" else _points(points),
-        "max_points": _points(max_points),
-        "status": status,
-    }
+def _points(value: float) -> str:
+    return f"{value:g}"
 
 
-def _feedback_header(submission: Submission) -> str:
-    return f"# {submission.homework}: feedback for {submission.student}\n"
+def _maxima(master: Homework) -> dict[str, float]:
+    return {pid: part.points for pid, part in [*master.tests.items(), *master.manual.items()]}
 
 
-def _feedback(submission, master: Homework, statuses: dict, manual: dict) -> str:
-    lines = [_feedback_header(submission)]
-    for eid, test in master.tests.items():
-        status = statuses[eid]
-        earned = test.points if status["status"] == "passed" else 0
-        lines.append(
-            f"\n## {eid}: {_points(earned)} of {_points(test.points)} points ({status['status']})\n"
+def _rows(result: Result, master: Homework, graded: dict) -> list[dict]:
+    rows = []
+    maxima = _maxima(master)
+    for outcome in result.outcomes:
+        points: object = maxima[outcome.exercise] if outcome.status == "passed" else 0
+        if outcome.status == "manual":
+            key = (result.submission.student, result.submission.homework, outcome.exercise)
+            points = graded.get(key, "")
+        rows.append(
+            {
+                "student": result.submission.student,
+                "homework": result.submission.homework,
+                "exercise": outcome.exercise,
+                "points": points if points == "" else _points(float(points)),
+                "max_points": _points(maxima[outcome.exercise]),
+                "status": outcome.status,
+                "reason": outcome.reason,
+            }
         )
-        if status.get("detail"):
-            lines.append(f"- {status['detail']}")
-        hidden_failed = 0
-        for outcome in status.get("outcomes", []):
-            if outcome["status"] == "passed":
-                continue
-            if outcome["hidden"]:
-                hidden_failed += 1
-                continue
-            first = outcome["statement"].splitlines()[0]
+    return rows
+
+
+def feedback(result: Result, master: Homework, *, sandboxed: bool = True) -> str:
+    """The Markdown feedback for one submission: what failed and why, hidden tests counted only."""
+    lines = [f"# {result.submission.homework}: feedback for {result.submission.student}\n"]
+    if not sandboxed:
+        lines.append(f"*{NO_SANDBOX}*\n")
+    if result.problem:
+        lines.append(f"**Not graded: {result.problem}**\n")
+    maxima = _maxima(master)
+    for outcome in result.outcomes:
+        if outcome.exercise in master.manual:
+            state = "graded by hand" if outcome.status == "manual" else "no answer given"
             lines.append(
-                f"- {outcome['status']}: `{first}`"
-                + (f": {outcome['reason']}" if outcome["reason"] else "")
+                f"\n## {outcome.exercise}: {_points(maxima[outcome.exercise])} points, {state}\n"
             )
-        if hidden_failed:
+            continue
+        earned = maxima[outcome.exercise] if outcome.status == "passed" else 0
+        lines.append(
+            f"\n## {outcome.exercise}: {_points(earned)} of "
+            f"{_points(maxima[outcome.exercise])} points ({outcome.status})\n"
+        )
+        if outcome.reason:
+            lines.append(f"- {outcome.reason}")
+        hidden = sum(c.hidden and c.status != "passed" for c in outcome.checks)
+        for check in outcome.checks:
+            if check.status != "passed" and not check.hidden:
+                first = check.statement.splitlines()[0]
+                lines.append(
+                    f"- {check.status}: `{first}`" + (f": {check.reason}" if check.reason else "")
+                )
+        if hidden:
             lines.append(
-                f"- {hidden_failed} of the grader's additional (hidden) checks did not "
-                "pass; run `check()` and think about cases the visible tests do not try"
+                f"- {hidden} of the grader's additional (hidden) checks did not pass; run "
+                "`check()` and think about cases the visible tests do not try"
             )
-    for qid, part in master.manual.items():
-        state = "graded by hand" if manual.get(qid) else "no answer given"
-        lines.append(f"\n## {qid}: {_points(part.points)} points, {state}\n")
     return "\n".join(lines) + "\n"
 
 
-MANUAL_COLUMNS = ["student", "homework", "question", "max_points", "answer", "points", "comment"]
-GRADE_COLUMNS = ["student", "homework", "exercise", "points", "max_points", "status"]
-
-
-def _merge_manual(new: list[dict], path: Path) -> list[dict]:
-    """Keep points and comments already typed into ``manual.csv`` for unchanged answers."""
-    old = {}
+def _merge_manual(new: list[dict], path: Path, maxima: dict) -> tuple[list[dict], list[str]]:
+    """Keep the points and comments already typed into ``manual.csv`` for unchanged answers;
+    report (and never merge) rows that name no answer, and points that are not a number between
+    0 and the question's points."""
+    problems: list[str] = []
+    old: dict = {}
     if path.is_file():
         with path.open(newline="", encoding="utf-8") as file:
-            for row in csv.DictReader(file):
-                old[(row["student"], row["homework"], row["question"])] = row
-    for row in new:
-        previous = old.get((row["student"], row["homework"], row["question"]))
-        if previous and previous["answer"] == row["answer"]:
-            row["points"], row["comment"] = previous.get("points", ""), previous.get("comment", "")
-        elif previous and (previous.get("points") or previous.get("comment")):
-            row["comment"] = "answer changed since it was graded; grade again"
-    return new
+            for line, row in enumerate(csv.DictReader(file), start=2):
+                key = (row.get("student"), row.get("homework"), row.get("question"))
+                old[key] = (line, row)
+    current = {(r["student"], r["homework"], r["question"]): r for r in new}
+    for key, (line, row) in old.items():
+        where = f"manual.csv line {line} ({'/'.join(str(k) for k in key)})"
+        if key not in current:
+            problems.append(f"{where}: no such answer in this grading; the row was dropped")
+            continue
+        target = current[key]
+        text = (row.get("points") or "").strip()
+        top = maxima.get((key[1], key[2]))
+        if text:
+            try:
+                value = float(text)
+            except ValueError:
+                problems.append(f"{where}: points {text!r} is not a number; not merged")
+                continue
+            if not 0 <= value <= top:
+                problems.append(
+                    f"{where}: points {text} is outside 0 to {_points(top)}; not merged"
+                )
+                continue
+        if row.get("answer") == target["answer"]:
+            target["points"], target["comment"] = text, row.get("comment", "")
+        elif text or row.get("comment"):
+            target["comment"] = "answer changed since it was graded; grade again"
+    return new, problems
 
 
 def _write_csv(path: Path, rows: list[dict], columns: list[str]) -> None:
@@ -375,56 +380,115 @@ def _write_csv(path: Path, rows: list[dict], columns: list[str]) -> None:
         writer.writerows(rows)
 
 
+def _commit() -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(paths.ROOT), "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() or "unknown"
+
+
+def _header(sandbox_line: str, limits: Limits) -> str:
+    import torch
+
+    return (
+        f"grader: commit {_commit()}; Python {platform.python_version()}; torch "
+        f"{torch.__version__}; 1 thread per process (OMP_NUM_THREADS=1); seed 0 before each test\n"
+        f"sandbox: {sandbox_line}\n"
+        f"limits: {limits.cell_seconds:g} s per cell, {limits.notebook_seconds:g} s per notebook, "
+        f"{limits.memory_mb} MB per process\n"
+    )
+
+
 def grade(
     submissions: Path,
     out: Path,
     *,
     jobs: int = 1,
     limits: Limits | None = None,
+    sandboxed: bool = True,
     progress: bool = True,
 ) -> list[Result]:
     """Grade every submission in ``submissions`` into ``out`` (see the module's docstring).
 
     Writes ``grades.csv``, ``manual.csv``, ``feedback/<student>_<homework>.md`` and
-    ``report.txt`` (what was found besides submissions, and what could not be graded).
+    ``report.txt``. Raises :class:`SandboxUnavailable` when there is no sandbox and
+    ``sandboxed`` is true.
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
+    limits = limits or Limits()
+    if sandboxed:
+        works, detail = sandbox.available()
+        if not works:
+            raise SandboxUnavailable(
+                f"No OS sandbox for grading: {detail}. Grade on Linux with bubblewrap, or pass "
+                "--no-sandbox to run answer code with your own rights (report.txt will say so)."
+            )
+        sandbox_line = f"on (bubblewrap: {detail})"
+    else:
+        sandbox_line = f"OFF. {NO_SANDBOX}"
     found, other = find_submissions(submissions)
-    masters = {p.stem for p in paths.MASTERS.glob("day*_homework.ipynb")}
-    unknown = [s for s in found if s.homework not in masters]
-    other += [f"{s.path.relative_to(submissions)}: no master for {s.homework}" for s in unknown]
+    masters = {p.stem: parse(p) for p in paths.masters()}
+    other += [
+        f"{s.path.relative_to(submissions)}: no master for {s.homework}"
+        for s in found
+        if s.homework not in masters
+    ]
     found = [s for s in found if s.homework in masters]
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
 
+    def one(submission: Submission) -> Result:
+        try:
+            return grade_submission(submission, limits, sandboxed=sandboxed)
+        except Exception as err:  # noqa: BLE001 - one submission never stops the class
+            result = Result(submission, problem=f"the grader failed on it: {err}")
+            master = masters[submission.homework]
+            result.outcomes = [
+                Outcome(e, "not graded", result.problem) for e in [*master.tests, *master.manual]
+            ]
+            return result
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(grade_submission, s, limits) for s in found]
-        bar = tqdm(total=len(futures), desc="grading", unit="submission", disable=not progress)
+        bar = tqdm(total=len(found), desc="grading", unit="submission", disable=not progress)
         results = []
-        for future in futures:
-            results.append(future.result())
+        for result in pool.map(one, found):
+            results.append(result)
             bar.update()
         bar.close()
 
     results.sort(key=lambda r: (r.submission.student, r.submission.homework))
-    rows = [row for r in results for row in r.rows]
-    manual = _merge_manual([row for r in results for row in r.manual], out / "manual.csv")
+    maxima = {(h, pid): pts for h, m in masters.items() for pid, pts in _maxima(m).items()}
+    manual, manual_problems = _merge_manual(
+        [row for r in results for row in r.manual], out / "manual.csv", maxima
+    )
     graded = {(m["student"], m["homework"], m["question"]): m["points"] for m in manual}
-    for row in rows:
-        key = (row["student"], row["homework"], row["exercise"])
-        if row["status"] == "manual" and graded.get(key, "") != "":
-            row["points"] = graded[key]
+    rows = [row for r in results for row in _rows(r, masters[r.submission.homework], graded)]
     _write_csv(out / "grades.csv", rows, GRADE_COLUMNS)
     _write_csv(out / "manual.csv", manual, MANUAL_COLUMNS)
     for r in results:
         name = f"{r.submission.student}_{r.submission.homework}.md"
-        (out / "feedback" / name).write_text(r.feedback, encoding="utf-8")
-    problems = other + [
-        f"{r.submission.path.relative_to(submissions)}: {r.problem}" for r in results if r.problem
-    ]
+        text = feedback(r, masters[r.submission.homework], sandboxed=sandboxed)
+        (out / "feedback" / name).write_text(text, encoding="utf-8")
+    problems = (
+        other
+        + [
+            f"{r.submission.path.relative_to(submissions)}: {r.problem}"
+            for r in results
+            if r.problem
+        ]
+        + manual_problems
+    )
     (out / "report.txt").write_text(
-        f"{len(results)} submission(s) graded.\n" + "".join(f"- {p}\n" for p in problems),
+        _header(sandbox_line, limits)
+        + f"{len(results)} submission(s) graded.\n"
+        + "".join(f"- {p}\n" for p in problems),
         encoding="utf-8",
     )
     return results

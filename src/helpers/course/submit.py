@@ -7,6 +7,7 @@ writes a clean copy (no outputs) named ``<student>_dayNN_homework.ipynb``, as th
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -31,8 +32,19 @@ def submit(notebook: Path, student: str, out: Path, *, force: bool = False) -> i
     except (HomeworkFormatError, ValueError) as err:
         return fail(f"{notebook} is not a readable homework notebook: {err}")
     days = {i.split(".")[0] for i in [*homework.exercises, *homework.manual]}
-    if len(days) != 1:
-        return fail(f"{notebook} holds no course exercises (or several homework's): {sorted(days)}")
+    if not days:
+        lesson = re.match(r"(day\d\d)_", notebook.name)
+        hint = (
+            paths.homework(f"{lesson[1]}_homework")
+            if lesson
+            else paths.HOMEWORK / "dayNN_homework.ipynb"
+        )
+        return fail(
+            f"{notebook} is not a homework notebook (it has no `# EXERCISE` or `MANUAL` cells). "
+            f"Hand in your homework instead: {hint.relative_to(paths.ROOT)}"
+        )
+    if len(days) > 1:
+        return fail(f"{notebook} holds answers of several homework ({', '.join(sorted(days))})")
     name = f"{days.pop()}_homework"
     reference = paths.homework(name)
     if not reference.is_file():
@@ -47,12 +59,26 @@ def submit(notebook: Path, student: str, out: Path, *, force: bool = False) -> i
     target = out / f"{student}_{name}.ipynb"
     if target.exists() and not force:
         return fail(f"{target} exists already; pass --force to replace it")
-    print(f"Checking {notebook} ({name}) as the grader will, with the tests you can see...")
-    result = grade_submission(
-        Submission(student, name, notebook.resolve()), Limits(), reference=reference
+    print(
+        f"Checking {notebook} ({name}) the way the grader reads it: your answer cells, found by "
+        "their markers, run in a fresh process with the tests you can see. This runs on your "
+        "machine, on your own code, without a sandbox; the grader also runs hidden tests, in one."
     )
-    for row in result.rows:
-        print(f"  {row['exercise']:<28} {row['status']}")
+    result = grade_submission(
+        Submission(student, name, notebook.resolve()),
+        Limits(),
+        sandboxed=False,
+        reference=reference,
+    )
+    for outcome in result.outcomes:
+        detail = f": {outcome.reason}" if outcome.reason else ""
+        print(f"  {outcome.exercise:<28} {outcome.status}{detail}")
+        for check in outcome.checks:
+            if check.status != "passed":
+                print(
+                    f"      {check.status}: {check.statement.splitlines()[0]}"
+                    + (f" ({check.reason})" if check.reason else "")
+                )
     for item in missing:
         print(f"  WARNING: {item} is missing from your notebook (its cell was deleted?)")
 

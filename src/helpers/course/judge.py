@@ -1,0 +1,297 @@
+"""The grader's judge: decides one submission's outcomes without ever running its code.
+
+``python -m helpers.course.judge JOB RESULT`` is started by :mod:`helpers.course.grading` once per
+submission. It walks the master notebook cell by cell:
+
+* set-up cells run here *and* in the runner (:mod:`helpers.course.sandbox`);
+* answer cells (the submission's) run only in the runner, each with the per-cell time limit;
+* test cells are split by :mod:`helpers.course.probes`: statements that involve answers run in the
+  runner, the rest in both, and every ``assert`` is decided here on plain data sent back.
+
+This process never imports, unpickles or calls anything the submission defined: what crosses from
+the runner is decoded by :mod:`helpers.course.plain`. Limits are enforced from here: a command that
+does not reply in time gets its runner killed (with every process it started) and a fresh runner
+replays what came before, so that one exercise's timeout or crash stays in its own row.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+import time
+from pathlib import Path
+
+from helpers.course.markers import hidden_lines
+from helpers.course.outcome import Check, Outcome
+from helpers.course.sandbox import Runner, SandboxDied, seed_everything
+
+SEED = 0
+MAX_RESTARTS = 4
+
+
+def explain(error: dict, exercise: str) -> tuple[str, str]:
+    """A check's status and reason from an error the runner reported."""
+    kind, message = error.get("type", "Error"), error.get("message", "")
+    if kind == "NotImplementedError":
+        return "not answered", (
+            f"not answered yet: replace the placeholder in the EXERCISE {exercise} cell"
+        )
+    if kind == "NameError":
+        return "error", f"NameError: {message}. Does your EXERCISE {exercise} cell define it?"
+    if kind == "NotData":
+        return "error", (
+            f"the answer's value is {message}, not plain data (numbers, strings, lists, dicts, "
+            "arrays, tensors, DataFrames) the grader can check"
+        )
+    return "error", f"{kind}: {message}"
+
+
+def _compiled(expression: ast.expr):
+    return compile(ast.fix_missing_locations(ast.Expression(expression)), "<assert>", "eval")
+
+
+class CourseError(Exception):
+    """The course's own set-up or test code failed: not the submission's doing."""
+
+
+class Judge:
+    def __init__(self, job: dict, runner: Runner | None = None) -> None:
+        self.job = job
+        self.cells: list[dict] = job["cells"]
+        self.tests = [c["id"] for c in self.cells if c["kind"] == "test"]
+        self.answers: dict[str, str] = job["answers"]
+        self.cell_seconds = job["limits"]["cell_seconds"]
+        self.deadline = time.monotonic() + job["limits"]["notebook_seconds"]
+        self.namespace: dict = {"__name__": "__main__"}
+        self.runner: Runner | None = runner
+        self.log: list[tuple[dict, float]] = []  # commands that completed, to replay
+        self.restarts = 0
+        self.outcomes: dict[str, Outcome] = {}
+        self.answer_errors: dict[str, Outcome] = {}
+
+    # --- the runner --------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self.restarts > MAX_RESTARTS:
+            raise SandboxDied("crashed", "the sandbox died too often; the rest was not run")
+        limits = self.job["limits"]
+        self.runner = Runner(sandboxed=self.job["sandbox"], memory_mb=limits["memory_mb"])
+        try:
+            for command, seconds in self.log:  # bring a fresh runner to where the last one was
+                self.runner.ask(command, seconds + self._left())
+        except SandboxDied:
+            self._lost()
+            raise
+
+    def _left(self) -> float:
+        return max(0.0, self.deadline - time.monotonic())
+
+    def _lost(self) -> None:
+        if self.runner is not None:
+            self.runner.kill()
+        self.runner = None
+        self.restarts += 1
+
+    def send(self, command: dict) -> None:
+        """Send a command to the runner (started, or restarted and replayed, when needed)."""
+        if self.runner is None:
+            self._start()
+        self.runner.send(command)
+
+    def wait(self, command: dict, seconds: float) -> dict:
+        """The reply to ``command``; on a timeout or a crash the runner is gone and this raises."""
+        if self._left() <= 0:
+            self._lost()
+            limit = self.job["limits"]["notebook_seconds"]
+            raise SandboxDied("timeout", f"the notebook ran past its {limit:g} s limit")
+        seconds = min(seconds, self._left())
+        try:
+            reply = self.runner.wait(seconds)
+        except SandboxDied:
+            self._lost()
+            raise
+        self.log.append((command, seconds))
+        return reply
+
+    def ask(self, command: dict, seconds: float) -> dict:
+        self.send(command)
+        return self.wait(command, seconds)
+
+    # --- cells -------------------------------------------------------------------------------
+
+    def run(self) -> list[Outcome]:
+        try:
+            if self.runner is None:
+                self._start()  # Python and PyTorch start there while the set-up runs here
+            for cell in self.cells:
+                if cell["kind"] == "exercise":
+                    self._answer(cell["id"])
+                elif cell["kind"] == "test":
+                    self._test(cell["id"], cell["source"])
+                else:
+                    self._setup(cell["source"])
+        except CourseError as err:
+            for exercise in self.tests:
+                self.outcomes.setdefault(
+                    exercise,
+                    Outcome(exercise, "not graded", f"the course's own code failed: {err}"),
+                )
+        finally:
+            if self.runner is not None:
+                self.runner.kill()
+        return [self.outcomes[e] for e in self.tests]
+
+    def _setup(self, source: str) -> None:
+        command = {"op": "cell", "source": source, "name": "<set-up>"}
+        self._quietly(self.send, command)
+        try:
+            exec(compile(source, "<set-up>", "exec"), self.namespace)  # noqa: S102 - the master's
+        except Exception as err:  # noqa: BLE001
+            raise CourseError(f"{type(err).__name__}: {err}") from None
+        self._quietly(self.wait, command, self._left())
+
+    def _quietly(self, method, *args) -> dict | None:
+        """A command whose failure belongs to no exercise (set-up in the runner)."""
+        try:
+            return method(*args)
+        except SandboxDied as died:
+            if self.restarts > MAX_RESTARTS or self._left() <= 0:
+                raise CourseError(f"the sandbox kept dying ({died.reason})") from None
+            return None
+
+    def _answer(self, exercise: str) -> None:
+        if exercise not in self.answers:
+            self.outcomes[exercise] = Outcome(exercise, "missing", "no `# EXERCISE` cell for it")
+            return
+        command = {
+            "op": "cell",
+            "source": self.answers[exercise],
+            "isolate": True,
+            "name": f"<answer {exercise}>",
+        }
+        try:
+            reply = self.ask(command, self.cell_seconds)
+        except SandboxDied as died:
+            reason = died.reason
+            if died.status == "timeout" and "notebook" not in reason:
+                reason = f"the answer cell ran past its {self.cell_seconds:g} s limit"
+            self.outcomes[exercise] = Outcome(exercise, died.status, reason)
+            return
+        if not reply.get("ok"):
+            error = reply.get("error", {})
+            _, reason = explain(error, exercise)
+            status = "memory" if error.get("type") == "MemoryError" else "error"
+            self.answer_errors[exercise] = Outcome(exercise, status, f"the answer cell: {reason}")
+
+    def _test(self, exercise: str, source: str) -> None:
+        if exercise in self.outcomes:  # missing, or its cell timed out or crashed
+            return
+        if exercise in self.answer_errors:
+            self.outcomes[exercise] = self.answer_errors[exercise]
+            return
+        seed_everything(SEED)
+        self._quietly(self.ask, {"op": "seed", "seed": SEED}, 30)
+        from helpers.course.probes import Planner, split_statements
+
+        hidden = hidden_lines(source)
+        planner = Planner(self.answer_names())
+        stop = time.monotonic() + self.cell_seconds
+        checks: list[Check] = []
+        statements = split_statements(source)
+        texts = {id(n): ast.get_source_segment(source, n) for n in statements}
+        try:
+            for position, node in enumerate(statements):
+                step = planner.step(node, self.namespace)
+                step.text = texts.get(id(node)) or step.source
+                secret = step.line in hidden
+                check = self._statement(step, exercise, stop, secret)
+                if check is None:
+                    continue
+                checks.append(check)
+                if check.status not in ("passed", "failed") and not check.test:
+                    rest = [n for n in statements[position + 1 :] if isinstance(n, ast.Assert)]
+                    for later in rest:
+                        text = texts.get(id(later)) or ast.unparse(later)
+                        checks.append(Check(text, "not run", hidden=later.lineno in hidden))
+                    break
+        except SandboxDied as died:
+            reason = died.reason
+            if died.status == "timeout" and "notebook" not in reason:
+                reason = f"the tests ran past their {self.cell_seconds:g} s limit"
+            self.outcomes[exercise] = Outcome(exercise, died.status, reason, checks)
+            return
+        self.outcomes[exercise] = Outcome.from_checks(exercise, checks)
+
+    def answer_names(self) -> set[str]:
+        from helpers.course.probes import bound_names
+
+        names: set[str] = set()
+        for cell in self.cells:
+            if cell["kind"] == "exercise":
+                names |= bound_names(ast.parse(cell["source"]))
+        return names
+
+    def _statement(self, step, exercise: str, stop: float, secret: bool) -> Check | None:
+        left = max(stop - time.monotonic(), 0.01)
+        if step.where == "both":
+            try:
+                exec(compile(step.source, "<test>", "exec"), self.namespace)  # noqa: S102
+            except Exception as err:  # noqa: BLE001 - the course's test code failed
+                raise CourseError(
+                    f"in the test of {exercise}: {type(err).__name__}: {err}"
+                ) from None
+        if step.where in ("both", "sandbox"):
+            command = {"op": "exec", "source": step.source, "isolate": step.where == "sandbox"}
+            reply = self.ask(command, left)
+            if reply.get("ok"):
+                return None
+            error = reply.get("error", {})
+            if error.get("type") == "AssertionError":
+                reason = error.get("message") or "the condition is False"
+                return Check(step.text, "failed", reason, hidden=secret)
+            status, reason = explain(error, exercise)
+            return Check(step.text, status, reason, test=False, hidden=secret)
+        return self._assert(step, exercise, left, secret)
+
+    def _assert(self, step, exercise: str, left: float, secret: bool) -> Check:
+        from helpers.course.plain import decode
+        from helpers.course.probes import CAPTURE
+
+        values: dict = {}
+        if step.captures:
+            reply = self.ask({"op": "capture", "expressions": step.captures}, left)
+            if not reply.get("ok"):
+                status, reason = explain(reply.get("error", {}), exercise)
+                return Check(step.text, status, reason, hidden=secret)
+            try:
+                values = {CAPTURE.format(i): decode(v) for i, v in enumerate(reply["values"])}
+            except (KeyError, ValueError, TypeError) as err:
+                return Check(
+                    step.text, "error", f"unreadable data from the sandbox: {err}", hidden=secret
+                )
+        scope = {**self.namespace, **values}
+        try:
+            held = eval(_compiled(step.test), scope)  # noqa: S307
+            if held:
+                return Check(step.text, "passed", hidden=secret)
+            reason = "the condition is False"
+            if step.message is not None:
+                reason = str(eval(_compiled(step.message), scope))
+        except Exception as err:  # noqa: BLE001 - comparing the answer's data failed
+            return Check(step.text, "error", f"{type(err).__name__}: {err}", hidden=secret)
+        return Check(step.text, "failed", reason, hidden=secret)
+
+
+def main() -> int:
+    job_path, result_path = Path(sys.argv[1]), Path(sys.argv[2])
+    job = json.loads(job_path.read_text(encoding="utf-8"))
+    limits = job["limits"]
+    runner = Runner(sandboxed=job["sandbox"], memory_mb=limits["memory_mb"])  # starts at once
+    outcomes = Judge(job, runner).run()
+    result_path.write_text(json.dumps([o.to_dict() for o in outcomes]), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

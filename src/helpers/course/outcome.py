@@ -1,0 +1,66 @@
+"""What grading found, as data shared by the grader and the process that judges answers.
+
+:class:`Check` is one statement of a test cell and how it went; :class:`Outcome` is one exercise:
+its status, the reason, and its checks. Both travel as JSON between processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+STATUSES = {
+    "passed": "every check passed",
+    "failed": "a check failed",
+    "error": "the answer raised an error (or was not answered)",
+    "timeout": "the answer ran past its time limit",
+    "memory": "the answer ran out of memory",
+    "crashed": "the process running the answer died",
+    "violation": "the process running the answer broke the grader's protocol",
+    "missing": "no answer cell for this exercise",
+    "changed": "the submitted file changed while it was graded",
+    "invalid": "the file is not a readable notebook",
+    "wrong homework": "the file holds another homework's answers",
+    "not graded": "the grader could not grade it (see the reason)",
+    "manual": "a free-text answer, graded by hand",
+}
+"""Every status an exercise can have, with what it means."""
+
+
+@dataclass
+class Check:
+    """One statement of a test cell and how it went."""
+
+    statement: str
+    status: str  # "passed", "failed", "error", "not answered", "not run"
+    reason: str = ""
+    test: bool = True  # an assert (a check), not a set-up statement
+    hidden: bool = False  # from a hidden-test region: never shown to learners
+
+
+@dataclass
+class Outcome:
+    """How one exercise of one submission went."""
+
+    exercise: str
+    status: str
+    reason: str = ""
+    checks: list[Check] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Outcome:
+        checks = [Check(**c) for c in data.get("checks", [])]
+        return cls(data["exercise"], data["status"], data.get("reason", ""), checks)
+
+    @classmethod
+    def from_checks(cls, exercise: str, checks: list[Check]) -> Outcome:
+        """Passed when there is at least one check and every statement passed."""
+        tests = [c for c in checks if c.test or c.status != "passed"]
+        passed = bool(tests) and all(c.status == "passed" for c in tests)
+        return cls(exercise, "passed" if passed else "failed", "", checks)

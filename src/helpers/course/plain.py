@@ -1,0 +1,222 @@
+"""Plain data: the only thing that crosses from a process that ran answer code to the grader.
+
+:func:`encode` (run where the answers run) turns a value into JSON-able data: numbers, strings,
+lists, dicts, and tagged records for tuples, sets, NumPy arrays, PyTorch tensors, devices and
+dtypes, and pandas DataFrames and Series, whose contents travel as raw buffers with their dtype and
+shape. :func:`decode` (run by the grader) builds fresh objects of built-in, NumPy, PyTorch or pandas
+types from that data and nothing else: no pickle, no code, no object of the answer's own classes.
+A value of any other type is refused with :class:`NotData`.
+
+>>> decode(encode({"loss": 0.5, "shape": (2, 3), "ok": True}))
+{'loss': 0.5, 'shape': (2, 3), 'ok': True}
+>>> import torch
+>>> decode(encode(torch.arange(4.0))).tolist()
+[0.0, 1.0, 2.0, 3.0]
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+
+import numpy as np
+import pandas as pd
+import torch
+
+MAX_DEPTH = 32
+ARRAY_DTYPES = {
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+}
+"""NumPy dtypes that may cross (never ``object``: its buffer would hold pointers)."""
+TENSOR_DTYPES = {
+    str(t).removeprefix("torch."): t
+    for t in (
+        torch.bool,
+        torch.uint8,
+        torch.int8,
+        torch.int16,
+        torch.int32,
+        torch.int64,
+        torch.float16,
+        torch.bfloat16,
+        torch.float32,
+        torch.float64,
+    )
+}
+
+
+class NotData(TypeError):
+    """A value that is not plain data (an object of the answer's own class, a function...)."""
+
+
+def _bytes(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _array(value: np.ndarray) -> dict:
+    dtype = value.dtype.name
+    if dtype not in ARRAY_DTYPES:
+        raise NotData(f"a NumPy array of dtype {dtype} (only numbers and booleans can be checked)")
+    data = np.ascontiguousarray(value)
+    return {"dtype": dtype, "shape": list(value.shape), "data": _bytes(data.tobytes())}
+
+
+def _tensor(value: torch.Tensor) -> dict:
+    dtype = str(value.dtype).removeprefix("torch.")
+    if dtype not in TENSOR_DTYPES:
+        raise NotData(f"a tensor of dtype {dtype}")
+    record = {
+        "dtype": dtype,
+        "shape": list(value.shape),
+        "device": value.device.type,
+        "requires_grad": bool(value.requires_grad),
+        "parameter": isinstance(value, torch.nn.Parameter),
+    }
+    if value.device.type != "meta":
+        flat = value.detach().to("cpu").contiguous().reshape(-1)
+        if flat.dtype == torch.bfloat16:  # NumPy has no bfloat16: send its 16-bit patterns
+            flat = flat.view(torch.int16)
+        record["data"] = _bytes(flat.numpy().tobytes())
+    return record
+
+
+def _column(values: np.ndarray, depth: int):
+    """A pandas column or index: a raw buffer for numbers, element by element otherwise."""
+    if values.dtype.name in ARRAY_DTYPES:
+        return {"array": _array(values)}
+    return [encode(v.item() if isinstance(v, np.generic) else v, depth + 1) for v in values]
+
+
+def encode(value, depth: int = 0):
+    """``value`` as JSON-able plain data, or :class:`NotData` for anything else."""
+    if depth > MAX_DEPTH:
+        raise NotData("a structure nested too deeply")
+    kind = type(value)
+    if value is None or kind in (bool, str):
+        return value
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int) and not isinstance(value, np.generic):
+        return int(value)
+    if isinstance(value, float) and not isinstance(value, np.generic):
+        number = float(value)
+        return number if math.isfinite(number) else {"float": repr(number)}
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, np.generic) and value.dtype.name in ARRAY_DTYPES:
+        return {"scalar": _array(np.asarray(value))}
+    if isinstance(value, torch.Tensor):
+        return {"tensor": _tensor(value)}
+    if isinstance(value, np.ndarray):
+        return {"array": _array(value)}
+    if isinstance(value, pd.Index):
+        return {"pandas_index": _column(value.to_numpy(), depth)}
+    if isinstance(value, pd.DataFrame):
+        columns = [encode(c, depth + 1) for c in value.columns]
+        data = [_column(value[c].to_numpy(), depth) for c in value.columns]
+        index = _column(value.index.to_numpy(), depth)
+        return {"dataframe": {"columns": columns, "index": index, "data": data}}
+    if isinstance(value, pd.Series):
+        name, index = encode(value.name, depth + 1), _column(value.index.to_numpy(), depth)
+        return {"series": {"name": name, "index": index, "data": _column(value.to_numpy(), depth)}}
+    if isinstance(value, torch.device):
+        return {"device": str(value)}
+    if isinstance(value, torch.dtype):
+        return {"torch_dtype": str(value).removeprefix("torch.")}
+    if isinstance(value, bytes):
+        return {"bytes": _bytes(bytes(value))}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [encode(v, depth + 1) for v in value]
+        if isinstance(value, list):
+            return items
+        return {"tuple" if isinstance(value, tuple) else "set": items}
+    if isinstance(value, dict):
+        return {"dict": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+    raise NotData(f"a {kind.__module__}.{kind.__qualname__}")
+
+
+def _decode_array(record: dict) -> np.ndarray:
+    if not isinstance(record, dict) or record.get("dtype") not in ARRAY_DTYPES:
+        raise ValueError("malformed array")
+    data = base64.b64decode(record["data"])
+    shape = [int(n) for n in record["shape"]]
+    return np.frombuffer(data, dtype=np.dtype(record["dtype"])).reshape(shape).copy()
+
+
+def _decode_tensor(record: dict) -> torch.Tensor:
+    dtype = TENSOR_DTYPES[record["dtype"]]
+    shape = [int(n) for n in record["shape"]]
+    if record["device"] == "meta":
+        tensor = torch.empty(shape, dtype=dtype, device="meta")
+    else:
+        raw = bytearray(base64.b64decode(record["data"]))
+        storage = torch.int16 if dtype == torch.bfloat16 else dtype
+        tensor = torch.frombuffer(raw, dtype=storage) if raw else torch.empty(0, dtype=storage)
+        tensor = tensor.view(dtype).reshape(shape)
+        if record["device"] != "cpu":
+            tensor = tensor.to(record["device"])
+    if record.get("requires_grad") and (tensor.is_floating_point() or tensor.is_complex()):
+        tensor.requires_grad_(True)
+    return torch.nn.Parameter(tensor) if record.get("parameter") else tensor
+
+
+def _decode_column(data) -> np.ndarray:
+    if type(data) is list:
+        return np.array([decode(v) for v in data], dtype=object)
+    return decode(data)
+
+
+def decode(data):
+    """Fresh built-in, NumPy, PyTorch or pandas objects from :func:`encode`'s output."""
+    if data is None or type(data) in (bool, int, float, str):
+        return data
+    if type(data) is list:
+        return [decode(v) for v in data]
+    if type(data) is not dict or len(data) != 1:
+        raise ValueError(f"not plain data: {type(data).__name__}")
+    ((tag, body),) = data.items()
+    if tag == "float":
+        return float({"nan": "nan", "inf": "inf", "-inf": "-inf"}[body])
+    if tag == "tuple":
+        return tuple(decode(v) for v in body)
+    if tag == "set":
+        return {decode(v) for v in body}
+    if tag == "dict":
+        return {decode(k): decode(v) for k, v in body}
+    if tag == "bytes":
+        return base64.b64decode(body)
+    if tag == "scalar":
+        return _decode_array(body)[()]
+    if tag == "array":
+        return _decode_array(body)
+    if tag == "tensor":
+        return _decode_tensor(body)
+    if tag == "device":
+        return torch.device(str(body))
+    if tag == "torch_dtype":
+        return TENSOR_DTYPES[body]
+    if tag == "pandas_index":
+        return pd.Index(_decode_column(body))
+    if tag == "series":
+        index = _decode_column(body["index"])
+        return pd.Series(_decode_column(body["data"]), index=index, name=decode(body["name"]))
+    if tag == "dataframe":
+        columns = [decode(c) for c in body["columns"]]
+        arrays = [_decode_column(d) for d in body["data"]]
+        frame = pd.DataFrame(dict(enumerate(arrays)), index=_decode_column(body["index"]))
+        frame.columns = columns
+        return frame
+    raise ValueError(f"unknown plain-data tag {tag!r}")

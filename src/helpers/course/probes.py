@@ -1,0 +1,201 @@
+"""Splitting a test cell so that no check is decided where answer code runs.
+
+A test cell is a list of statements. Graded, each one goes where it must:
+
+* a statement that mentions an *answer name* (a name an exercise cell defines) or a *tainted* name
+  (one such a statement assigned, or an object it was handed and may have changed) runs only in
+  the sandbox, beside the answers;
+* every other statement runs in both processes, so each holds the same reference values;
+* an ``assert`` is decided by the grader: the parts of its condition that involve answers are
+  evaluated in the sandbox and come back as plain data; the rest (comparisons, ``torch.allclose``,
+  ``isinstance``, references, literals) is evaluated by the grader on that data.
+
+For example ``assert torch.allclose(mine.weight.grad, reference.weight.grad)`` after
+``accumulate(mine, X, y, 4)`` sends ``mine.weight.grad`` to the sandbox and compares it, in the
+grader, with the grader's own ``reference.weight.grad``.
+
+>>> plan = Planner({"area"})
+>>> [s.where for s in plan.steps("side = 3\\nresult = area(side)\\nassert result == 9", {})]
+['both', 'sandbox', 'assert']
+>>> plan.steps("assert area(2) == 4 and side > 0", {"side": 3})[0].captures
+['area(2)']
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+from dataclasses import dataclass, field
+
+import torch
+
+CAPTURE = "__answer_{}"
+UNCHANGEABLE = (
+    types.ModuleType,
+    type,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    int,
+    float,
+    complex,
+    str,
+    bytes,
+    bool,
+    tuple,
+    frozenset,
+    type(None),
+    torch.dtype,
+    torch.device,
+)
+"""Values a statement cannot change in place: handing one to answer code does not taint it."""
+
+
+def bound_names(tree: ast.AST) -> set[str]:
+    """Names a piece of code binds at its top level (assignments, imports, defs, loop targets)."""
+    found: set[str] = set()
+    body = tree.body if isinstance(tree, ast.Module) else [tree]
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(node.name)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            continue
+        for child in _walk_scope(node):
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                found.add(child.id)
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                found.add(child.name)
+            elif isinstance(child, ast.Import | ast.ImportFrom):
+                found |= {(a.asname or a.name).split(".")[0] for a in child.names}
+    return found
+
+
+def _walk_scope(node: ast.AST):
+    """Like ``ast.walk``, but not into nested functions, lambdas or comprehensions."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        for child in ast.iter_child_nodes(current):
+            nested = (
+                ast.FunctionDef,
+                ast.AsyncFunctionDef,
+                ast.ClassDef,
+                ast.Lambda,
+                ast.ListComp,
+                ast.SetComp,
+                ast.DictComp,
+                ast.GeneratorExp,
+            )
+            if not isinstance(child, nested):
+                todo.append(child)
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                yield child
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def split_statements(source: str) -> list[ast.stmt]:
+    """The cell's top-level statements; ``a, b = f(), g()`` becomes ``a = f()`` and ``b = g()``,
+    so that a reference built beside an answer is not mistaken for the answer's."""
+    statements = []
+    for node in ast.parse(source).body:
+        pairs = isinstance(node, ast.Assign) and len(node.targets) == 1
+        pairs = (
+            pairs and isinstance(node.targets[0], ast.Tuple) and isinstance(node.value, ast.Tuple)
+        )
+        if pairs and len(node.targets[0].elts) == len(node.value.elts):
+            no_starred = not any(isinstance(e, ast.Starred) for e in node.targets[0].elts)
+            if no_starred:
+                for target, value in zip(node.targets[0].elts, node.value.elts, strict=True):
+                    single = ast.Assign(targets=[target], value=value, lineno=node.lineno)
+                    statements.append(ast.fix_missing_locations(ast.copy_location(single, node)))
+                continue
+        statements.append(node)
+    return statements
+
+
+@dataclass
+class Step:
+    """One statement of a test cell and where it runs."""
+
+    where: str  # "both", "sandbox" or "assert"
+    source: str
+    line: int
+    captures: list[str] = field(default_factory=list)
+    """For an assert: the expressions the sandbox evaluates, in order."""
+    test: ast.expr | None = None
+    """For an assert: its condition, with each captured expression replaced by a name."""
+    message: ast.expr | None = None
+    text: str = ""
+    """The statement as written in the cell, for reports."""
+
+
+class Planner:
+    """Decides, statement by statement, where each statement of the test cells runs."""
+
+    def __init__(self, answers: set[str]) -> None:
+        self.tainted = set(answers)
+
+    def steps(self, source: str, namespace: dict) -> list[Step]:
+        """Plan a whole cell (the grader plans statement by statement, see :meth:`step`)."""
+        return [self.step(node, namespace) for node in split_statements(source)]
+
+    def step(self, node: ast.stmt, namespace: dict) -> Step:
+        """Where ``node`` runs; ``namespace`` is the grader's, as it is just before ``node``."""
+        source = ast.unparse(node)
+        if isinstance(node, ast.Assert):
+            captures: list[str] = []
+            test = self._rewrite(node.test, captures)
+            message = node.msg
+            if message is not None and _names(message) & self.tainted:
+                message = self._capture(message, captures)
+            return Step("assert", source, node.lineno, captures, test, message)
+        loads = _names(node)
+        stores = bound_names(node)
+        if not loads & self.tainted:
+            self.tainted -= stores
+            return Step("both", source, node.lineno)
+        handed = {n for n in loads if n in namespace and not isinstance(namespace[n], UNCHANGEABLE)}
+        self.tainted |= stores | handed
+        return Step("sandbox", source, node.lineno)
+
+    def _capture(self, node: ast.expr, captures: list[str]) -> ast.expr:
+        captures.append(ast.unparse(node))
+        return ast.Name(CAPTURE.format(len(captures) - 1), ast.Load())
+
+    def _rewrite(self, node: ast.expr, captures: list[str]) -> ast.expr:
+        """Replace the smallest parts of ``node`` that involve answers by captured names; keep
+        comparisons and calls of the course's own functions on the grader's side."""
+        if not _names(node) & self.tainted:
+            return node
+        again = lambda child: self._rewrite(child, captures)  # noqa: E731
+        if isinstance(node, ast.BoolOp):
+            node.values = [again(v) for v in node.values]
+        elif isinstance(node, ast.BinOp):
+            node.left, node.right = again(node.left), again(node.right)
+        elif isinstance(node, ast.UnaryOp):
+            node.operand = again(node.operand)
+        elif isinstance(node, ast.Compare) and not any(
+            isinstance(op, ast.Is | ast.IsNot) for op in node.ops
+        ):  # identity cannot survive the trip: `is` is decided where both objects live
+            node.left, node.comparators = again(node.left), [again(c) for c in node.comparators]
+        elif isinstance(node, ast.Call) and not _names(node.func) & self.tainted:
+            node.args = [
+                ast.Starred(again(a.value), ast.Load()) if isinstance(a, ast.Starred) else again(a)
+                for a in node.args
+            ]
+            for keyword in node.keywords:
+                keyword.value = again(keyword.value)
+        elif isinstance(node, ast.List | ast.Tuple | ast.Set):
+            node.elts = [again(e) for e in node.elts]
+        elif isinstance(node, ast.Dict):
+            node.keys = [None if k is None else again(k) for k in node.keys]
+            node.values = [again(v) for v in node.values]
+        else:
+            return self._capture(node, captures)
+        return node

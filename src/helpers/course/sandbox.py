@@ -1,0 +1,364 @@
+"""The process that runs answer code, and the OS sandbox around it.
+
+Grading starts ``python -m helpers.course.sandbox`` (the *runner*) for each submission, inside
+bubblewrap on Linux:
+
+* no network but its own loopback (127.0.0.1 works, nothing else);
+* read-only binds of exactly what answers need: the Python installation and environment, the
+  course's ``src/`` and ``data/``; nothing else of the course (no ``instructor/``, no ``.git``, no
+  output folder, no other submission, no home folder) exists inside;
+* a private writable ``/tmp`` and working folder (size-limited memory file systems);
+* its own PID namespace: when the runner is killed, every process it started dies with it;
+* no capabilities, a new session, a cleared environment;
+* address-space, file-size and core-dump limits set before it starts (the kernel enforces them).
+
+The grader (:mod:`helpers.course.judge`) drives the runner one command at a time over its stdin
+and stdout: run a cell, run a statement, evaluate expressions and send back their values as plain
+data (:mod:`helpers.course.plain`). Time limits are the grader's: it stops waiting and kills the
+sandbox, whatever the answer code does. The runner's own stdout is the reply channel; everything
+answer code prints is discarded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from helpers import paths
+
+MAX_REPLY = 64 * 2**20
+"""Largest reply the grader reads (bytes); a longer one is a protocol violation."""
+SCRATCH_BYTES = 256 * 2**20
+ETC_FILES = [
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "hosts",
+    "fonts",
+    "alternatives",
+]
+
+
+def bwrap() -> str | None:
+    """The bubblewrap executable, or ``None`` when there is none (not Linux, not installed)."""
+    return shutil.which("bwrap") if sys.platform.startswith("linux") else None
+
+
+def available() -> tuple[bool, str]:
+    """Whether the sandbox works here, and a sentence saying why not (or which bwrap)."""
+    exe = bwrap()
+    if exe is None:
+        why = "not Linux" if not sys.platform.startswith("linux") else "bubblewrap not installed"
+        return False, f"{why}: install Debian's `bubblewrap` (apt-get install bubblewrap)"
+    try:
+        probe = subprocess.run(
+            [*command(), "--", "/bin/true"], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError) as err:
+        return False, f"{exe} failed to start: {err}"
+    if probe.returncode != 0:
+        return False, f"{exe} cannot create a sandbox here: {probe.stderr.strip()[:300]}"
+    return True, exe
+
+
+def _python_folders() -> list[Path]:
+    """Folders the Python environment needs, none of which holds the masters or the repo's .git."""
+    wanted = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
+    wanted |= {Path(p) for p in sys.path if p and Path(p).is_dir()}
+    secret = [paths.MASTERS.resolve(), paths.GIT.resolve()]
+    keep = []
+    for folder in sorted(f.resolve() for f in wanted):
+        if any(s == folder or s.is_relative_to(folder) for s in secret):
+            continue  # e.g. the course folder itself on sys.path: src/ is bound on its own
+        if not any(folder.is_relative_to(k) for k in keep):
+            keep.append(folder)
+    return keep
+
+
+def command() -> list[str]:
+    """The bubblewrap command line (without the program to run)."""
+    args = [
+        bwrap() or "bwrap",
+        "--unshare-net",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--hostname",
+        "sandbox",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+    ]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        target = Path("/") / name
+        if target.is_symlink():
+            args += ["--symlink", os.readlink(target), str(target)]
+        elif target.is_dir():
+            args += ["--ro-bind", str(target), str(target)]
+    for name in ETC_FILES:
+        if (Path("/etc") / name).exists():
+            args += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+    if Path("/sys/devices/system/cpu").is_dir():  # PyTorch reads the CPU topology here
+        args += ["--ro-bind", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
+    for folder in [*_python_folders(), paths.SRC, paths.DATA]:
+        args += ["--ro-bind", str(folder), str(folder)]
+    args += ["--dev", "/dev", "--proc", "/proc", "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
+    args += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/scratch", "--chdir", "/scratch"]
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": "/scratch",
+        "TMPDIR": "/tmp",
+        "LANG": "C.UTF-8",
+        "COURSE_ROOT": str(paths.ROOT),
+        "COURSE_FAST": "1",
+        "OMP_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    args.append("--clearenv")
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    return args
+
+
+class SandboxDied(Exception):
+    """The runner ended (crashed, was killed, or broke the protocol) before it replied."""
+
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+class Runner:
+    """One runner process, in the sandbox or (``sandboxed=False``) as a plain child process."""
+
+    def __init__(self, *, sandboxed: bool, memory_mb: int) -> None:
+        program = [sys.executable, "-m", "helpers.course.sandbox"]
+        env = None
+        if sandboxed:
+            program = [*command(), "--", *program]
+        else:
+            env = {
+                **os.environ,
+                "COURSE_ROOT": str(paths.ROOT),
+                "COURSE_FAST": "1",
+                "OMP_NUM_THREADS": "1",
+                "MPLBACKEND": "Agg",
+            }
+
+        def limits() -> None:  # in the child, before bwrap or Python starts
+            size = memory_mb * 2**20
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (SCRATCH_BYTES, SCRATCH_BYTES))
+            os.setsid()  # its own process group, so that kill() reaches every process
+
+        self.killed = False
+        self.process = subprocess.Popen(
+            program,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            preexec_fn=limits,
+        )
+        self.replies: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        while True:
+            line = stream.readline(MAX_REPLY)
+            if not line:
+                self.replies.put(None)
+                return
+            self.replies.put(line)
+
+    def send(self, command: dict) -> None:
+        try:
+            self.process.stdin.write((json.dumps(command) + "\n").encode())
+            self.process.stdin.flush()
+        except OSError:
+            pass  # it died: the reply queue says how
+
+    def ask(self, command: dict, seconds: float) -> dict:
+        """Send one command, wait at most ``seconds`` for its reply (then kill and raise)."""
+        self.send(command)
+        return self.wait(seconds)
+
+    def wait(self, seconds: float) -> dict:
+        """The next reply, within ``seconds`` (else the runner is killed and this raises)."""
+        try:
+            line = self.replies.get(timeout=max(seconds, 0.01))
+        except queue.Empty:
+            self.kill()
+            raise SandboxDied("timeout", f"ran longer than {seconds:g} s") from None
+        if line is None:
+            raise self._death()
+        if not line.endswith(b"\n"):
+            self.kill()
+            raise SandboxDied("violation", "sent a reply longer than the grader accepts")
+        try:
+            reply = json.loads(line)
+            if not isinstance(reply, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            self.kill()
+            raise SandboxDied("violation", "wrote something that is not a reply") from None
+        return reply
+
+    def _death(self) -> SandboxDied:
+        try:
+            code = self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = self.process.wait()
+        if code in (-signal.SIGKILL, 128 + signal.SIGKILL):
+            return SandboxDied("memory", "the process was killed (most likely out of memory)")
+        if code < 0:
+            name = signal.Signals(-code).name
+            return SandboxDied("crashed", f"the process died of signal {name}")
+        return SandboxDied("crashed", f"the process exited (status {code}) before finishing")
+
+    def kill(self) -> None:
+        """End the runner and every process it started (its process group and PID namespace)."""
+        self.killed = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+
+
+def seed_everything(seed: int) -> None:
+    """The same random numbers on both sides of grading: Python's, NumPy's and PyTorch's."""
+    import numpy as np
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+# --- Inside the sandbox --------------------------------------------------------------------------
+
+
+class _Null:
+    """Where answer code's prints go: every write costs the same, whatever was printed before."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def _error(err: BaseException) -> dict:
+    return {"type": type(err).__name__, "message": str(err)[:500]}
+
+
+class _Session:
+    """The runner's state: an IPython shell whose namespace the cells share."""
+
+    def __init__(self) -> None:
+        from IPython.core.interactiveshell import InteractiveShell
+        from traitlets.config import Config
+
+        config = Config()
+        config.HistoryManager.enabled = False
+        self.shell = InteractiveShell.instance(config=config)
+        self.namespace = self.shell.user_ns
+        self.namespace["__name__"] = "__main__"
+
+    @contextlib.contextmanager
+    def isolated(self, isolate: bool):
+        """Answer code's random draws do not shift the numbers the course's own code draws."""
+        if not isolate:
+            yield
+            return
+        import numpy as np
+        import torch
+
+        states = random.getstate(), np.random.get_state(), torch.random.get_rng_state()
+        try:
+            yield
+        finally:
+            random.setstate(states[0])
+            np.random.set_state(states[1])
+            torch.random.set_rng_state(states[2])
+
+    def run(self, command: dict) -> dict:
+        op = command["op"]
+        if op == "seed":
+            seed_everything(command["seed"])
+            return {"ok": True}
+        if op in ("cell", "exec"):
+            source = command["source"]
+            if op == "cell":
+                source = self.shell.transform_cell(source)  # %time, !cmd: as in the notebook
+            code = compile(source, command.get("name", "<cell>"), "exec")
+            with self.isolated(command.get("isolate", False)):
+                exec(code, self.namespace)  # noqa: S102 - this process exists to run it
+            return {"ok": True}
+        if op == "capture":
+            from helpers.course.plain import encode
+
+            values = []
+            for expression in command["expressions"]:
+                with self.isolated(True):
+                    value = eval(expression, self.namespace)  # noqa: S307
+                values.append(encode(value))
+            return {"ok": True, "values": values}
+        raise ValueError(f"unknown command {op!r}")
+
+
+def main() -> int:
+    reply = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)  # what answer code prints, even from C code or a child process, is lost
+    os.dup2(null, 2)
+    sys.stdout = sys.stderr = _Null()
+    import helpers.course.plain  # noqa: F401 - NumPy, PyTorch, pandas: loaded before the first cell
+
+    session = _Session()
+    for line in sys.stdin:
+        command = json.loads(line)
+        start = time.perf_counter()
+        try:
+            answer = session.run(command)
+        except BaseException as err:  # noqa: BLE001 - the answer's error, reported
+            answer = {"ok": False, "error": _error(err)}
+        answer["seconds"] = time.perf_counter() - start
+        try:
+            text = json.dumps(answer)
+        except (TypeError, ValueError) as err:
+            text = json.dumps({"ok": False, "error": _error(err)})
+        reply.write(text + "\n")
+        reply.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
