@@ -54,7 +54,7 @@ doctor: $(STAMP)
 	$(PY) -m helpers doctor
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests notebooks instructor
+	$(VENV)/bin/ruff check src tests notebooks instructor benchmarks
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -102,7 +102,9 @@ def test_lessons_carry_their_day_and_title():
 
 
 def test_ruff_passes():
-    paths = [p for p in ("src", "tests", "notebooks", "instructor") if (ROOT / p).exists()]
+    paths = [
+        p for p in ("src", "tests", "notebooks", "instructor", "benchmarks") if (ROOT / p).exists()
+    ]
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "check", *paths],
         cwd=ROOT, capture_output=True, text=True,
