@@ -7,7 +7,12 @@ CUDA, then an Apple GPU through MPS, then the CPU. Set ``COURSE_DEVICE`` (``cpu`
 
 GPUs run asynchronously: a call such as ``model(x)`` on CUDA returns before the GPU has finished.
 ``synchronize(device)`` waits until it has, and every timing in the course calls it before reading
-the clock.
+the clock. Every day uses it.
+
+>>> get_device("cpu")
+device(type='cpu')
+>>> "cpu" in available_devices()
+True
 """
 
 from __future__ import annotations

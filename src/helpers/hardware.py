@@ -343,6 +343,11 @@ def architecture(major: int, minor: int) -> str:
 
     Compute capability names the instruction set, not the speed: a 8.6 card can be slower than a
     7.0 one. Values missing from the table say so rather than guess.
+
+    >>> architecture(8, 6), architecture(9, 0)
+    ('Ampere', 'Hopper')
+    >>> architecture(4, 0)
+    "unknown (compute capability 4.0 is not in the course's table)"
     """
     found = GENERATIONS.get((major, minor)) or GENERATIONS.get(major)
     return found or f"unknown (compute capability {major}.{minor} is not in the course's table)"
@@ -361,6 +366,9 @@ def gpu_tier(name: str, memory_gb: float) -> tuple[str, str]:
 
     Read from the product name first (NVIDIA and AMD name their lines consistently), then from the
     memory size. It is a rule of thumb, not a specification.
+
+    >>> gpu_tier("NVIDIA GeForce RTX 4090", 24)[0], gpu_tier("NVIDIA H100 80GB HBM3", 80)[0]
+    ('consumer', 'data centre')
     """
     if match := DATA_CENTRE.search(name):
         return "data centre", f"the name contains {match.group(0)!r}, a data-centre product line"

@@ -8,7 +8,18 @@ Used as in the lesson, an instance is called like a function::
 
 It is also a scikit-learn transformer (``fit``, ``transform``, ``fit_transform``,
 ``get_feature_names_out``; usable in a ``Pipeline``; picklable), built on scikit-learn's own
-``SimpleImputer``, ``StandardScaler`` and ``OneHotEncoder``.
+``SimpleImputer``, ``StandardScaler`` and ``OneHotEncoder``. Day 4 builds it and its homework
+compares a learner's class with it.
+
+>>> from helpers.data import HEART_FEATURES, load_heart
+>>> X = load_heart()[HEART_FEATURES]
+>>> prep = HeartPreprocessor(strategy="median", scale=True)
+>>> train = prep(X.iloc[:200], is_train=True)
+>>> test = prep(X.iloc[200:], is_train=False)
+>>> train.shape, test.shape, int(test.isna().sum().sum())
+((200, 13), (103, 13), 0)
+>>> round(float(train["age"].mean()), 6) == 0.0
+True
 """
 
 from __future__ import annotations

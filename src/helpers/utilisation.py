@@ -110,7 +110,13 @@ def peak_memory(fn, device: torch.device | str, interval: float = 0.001) -> int:
 
 def is_out_of_memory(error: BaseException) -> bool:
     """Whether an exception is an out-of-memory error: CUDA's ``torch.OutOfMemoryError``, or the
-    CPU allocator's ``RuntimeError: ... can't allocate memory``."""
+    CPU allocator's ``RuntimeError: ... can't allocate memory``.
+
+    >>> is_out_of_memory(RuntimeError("DefaultCPUAllocator: can't allocate memory: you tried..."))
+    True
+    >>> is_out_of_memory(RuntimeError("shape mismatch"))
+    False
+    """
     if isinstance(error, torch.OutOfMemoryError):
         return True
     return isinstance(error, RuntimeError) and "can't allocate memory" in str(error)
@@ -121,6 +127,13 @@ def largest_batch_that_fits(step, batch: int, smallest: int = 1) -> tuple[int, l
 
     Returns the batch size that worked and a log of the attempts. Other errors propagate; if even
     ``smallest`` does not fit, the last out-of-memory error is raised.
+
+    >>> def step(batch):  # pretend that more than 100 rows do not fit
+    ...     if batch > 100:
+    ...         raise torch.OutOfMemoryError("CUDA out of memory")
+    >>> batch, log = largest_batch_that_fits(step, 512)
+    >>> batch, log[-2:]
+    (64, ['batch 128: out of memory (OutOfMemoryError)', 'batch 64: fits'])
     """
     if batch < smallest or smallest < 1:
         raise ValueError(f"need batch >= smallest >= 1, got batch={batch}, smallest={smallest}")
