@@ -93,3 +93,26 @@ def test_model_and_data_on_different_devices(iris):
     model = IrisMLP().to("meta")  # PyTorch's placeholder device stands in for a GPU here
     with pytest.raises(ValueError, match=r"different devices \(cpu, meta\).*model.to\(device\)"):
         train(model, X, y, 1, progress=False)
+
+
+@pytest.mark.parametrize("record_every", [None, 1, 7])
+def test_the_loop_shown_on_day_0_is_the_helper_s_loop(iris, record_every):
+    """Day 0 shows the lesson's loop in full; train() must stay the same loop."""
+    import nbformat
+
+    from helpers import paths
+
+    lesson = nbformat.read(paths.NOTEBOOKS / "day00_setup.ipynb", 4)
+    (cell,) = [
+        c
+        for c in lesson.cells
+        if c.source.lstrip().startswith("import torch") and "def lesson_loop" in c.source
+    ]
+    namespace = {}
+    exec(cell.source, namespace)
+    X, _, y, _ = iris
+    torch.manual_seed(0)
+    shown = namespace["lesson_loop"](IrisMLP(), X, y, 30, record_every=record_every)
+    torch.manual_seed(0)
+    helper = train(IrisMLP(), X, y, 30, record_every=record_every, progress=False)
+    assert shown == helper.losses

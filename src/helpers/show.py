@@ -27,3 +27,42 @@ def say(markdown: str) -> None:
         print(markdown)
     else:
         display(Markdown(markdown))
+
+
+def compare_guess(guess, measured, what: str = "", *, close: float = 1.5) -> str:
+    """A line comparing a learner's prediction with what the run measured (predict-then-run).
+
+    Numbers are close when they are within a factor ``close`` of each other; anything else
+    (a word, a choice) must be equal. ``None`` means no guess was written.
+
+    >>> compare_guess(80, 83, "parameters")
+    'You guessed 80 parameters; the run measured 83: close.'
+    >>> compare_guess(1000, 83, "parameters")
+    'You guessed 1,000 parameters; the run measured 83: 12x too high.'
+    >>> compare_guess("cpu", "mps")
+    "You guessed 'cpu'; the run gave 'mps': not this time."
+    >>> compare_guess(None, 83)
+    'No guess written: write one in the cell above and run it again, then this cell.'
+    """
+    if guess is None:
+        return "No guess written: write one in the cell above and run it again, then this cell."
+    unit = f" {what}" if what else ""
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (guess, measured))
+    if not numbers:
+        verdict = "right" if guess == measured else "not this time"
+        return f"You guessed {guess!r}{unit}; the run gave {measured!r}: {verdict}."
+    text = f"You guessed {_number(guess)}{unit}; the run measured {_number(measured)}"
+    if guess == measured or (
+        guess > 0 and measured > 0 and max(guess, measured) / min(guess, measured) <= close
+    ):
+        return f"{text}: close."
+    if guess <= 0 or measured <= 0:
+        return f"{text}: {'too high' if guess > measured else 'too low'}."
+    ratio = max(guess, measured) / min(guess, measured)
+    return f"{text}: {ratio:.0f}x {'too high' if guess > measured else 'too low'}."
+
+
+def _number(value: float) -> str:
+    if isinstance(value, int) or float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:.3g}"
