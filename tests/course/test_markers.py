@@ -67,3 +67,16 @@ def test_bad_masters_get_clear_errors_with_the_cell_number(tmp_path, cells, mess
     nbformat.write(nb, path)
     with pytest.raises(HomeworkFormatError, match=re.escape(path.name)):
         parse(path)
+
+
+@pytest.mark.parametrize("master", MASTERS, ids=IDS)
+def test_every_manual_question_has_a_rubric_that_adds_up(master):
+    from helpers.course.markers import rubric
+
+    hw = parse(master)
+    for qid, part in hw.manual.items():
+        found = rubric(hw.source(part))
+        assert found is not None, f"{qid} has no '**Rubric (N points)**' in its solution"
+        assert found[1] == part.points, f"{qid}: criteria add up to {found[1]}, not {part.points}"
+        student = paths.homework(master.stem).read_text()
+        assert "Rubric" not in student, "rubrics are for graders only"

@@ -63,7 +63,7 @@ from tqdm.auto import tqdm
 
 from helpers import paths
 from helpers.course import sandbox
-from helpers.course.markers import MANUAL_PLACEHOLDER, Homework, answer_cells, parse
+from helpers.course.markers import MANUAL_PLACEHOLDER, Homework, answer_cells, parse, rubric
 from helpers.course.outcome import Outcome
 
 FILE_RE = re.compile(
@@ -72,7 +72,16 @@ FILE_RE = re.compile(
 FOLDER_FILE_RE = re.compile(r"^(?P<homework>day\d\d_homework)\.ipynb$")
 STUDENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 GRADE_COLUMNS = ["student", "homework", "exercise", "points", "max_points", "status", "reason"]
-MANUAL_COLUMNS = ["student", "homework", "question", "max_points", "answer", "points", "comment"]
+MANUAL_COLUMNS = [
+    "student",
+    "homework",
+    "question",
+    "max_points",
+    "answer",
+    "points",
+    "comment",
+    "rubric",
+]
 NO_SANDBOX = (
     "Graded WITHOUT an OS sandbox (--no-sandbox): answer code ran with the grader's own rights."
 )
@@ -262,6 +271,7 @@ def grade_submission(
                 "answer": answer,
                 "points": "",
                 "comment": "",
+                "rubric": (rubric(master.source(part)) or ("",))[0],
             }
         )
     result.outcomes = outcomes

@@ -225,3 +225,30 @@ def hidden_lines(source: str) -> set[int]:
     """The line numbers (from 1) of a test cell inside hidden-test regions, markers included."""
     found = regions(source.splitlines(), BEGIN_HIDDEN, END_HIDDEN, "cell")
     return {n + 1 for begin, end in found for n in range(begin, end + 1)}
+
+
+RUBRIC_RE = re.compile(r"^\*\*Rubric \((?P<points>\d+(?:\.\d+)?) points?\)\*\*\s*$")
+CRITERION_RE = re.compile(r"^- (?P<points>\d+(?:\.\d+)?) points?: .+")
+
+
+def rubric(source: str) -> tuple[str, float] | None:
+    r"""A MANUAL question's rubric from its master: the text from its ``**Rubric (N points)**``
+    line to the end of the solution, and the sum of the criteria's points (``- 1 point: ...``).
+
+    >>> rubric("MANUAL day09.q (1 point)\n### BEGIN SOLUTION\nModel answer.\n\n"
+    ...        "**Rubric (1 point)**\n- 0.5 point: one idea.\n- 0.5 point: another.\n"
+    ...        "### END SOLUTION")
+    ('- 0.5 point: one idea. / - 0.5 point: another.', 1.0)
+    """
+    lines = source.splitlines()
+    start = next((i for i, line in enumerate(lines) if RUBRIC_RE.match(line.strip())), None)
+    if start is None:
+        return None
+    criteria = []
+    for line in lines[start + 1 :]:
+        if line.strip() == END_SOLUTION:
+            break
+        if line.strip():
+            criteria.append(line.strip())
+    points = sum(float(m["points"]) for c in criteria if (m := CRITERION_RE.match(c)))
+    return " / ".join(criteria), points
