@@ -114,8 +114,10 @@ def _warnings() -> list[str]:
         else:
             found.append(
                 f"PyTorch is built for CUDA {torch.version.cuda} but sees no GPU: the driver may "
-                "be too old for this build. Check `nvidia-smi` (the 'CUDA Version' it shows "
-                f"must be at least {torch.version.cuda}) or install a build for an older CUDA."
+                "be too old for this build. Check `nvidia-smi`: the 'CUDA Version' it shows needs "
+                f"at least the same major version as {torch.version.cuda} (within one major "
+                "version, CUDA's minor-version compatibility lets a newer build run), else "
+                "install a build for an older CUDA."
             )
     apple_silicon = platform.system() == "Darwin" and platform.machine() == "arm64"
     if apple_silicon and not torch.backends.mps.is_available():
