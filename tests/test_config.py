@@ -36,7 +36,7 @@ def test_fast_sizes_are_smaller_and_keep_the_lesson_s_intervals():
              "day04_epochs", "day04_cv_repeats", "day05_epochs", "day05_measure_epochs",
              "day05_repeats",
              "day05_profile_epochs", "day05_fix_epochs", "day06_wide_cpu_max_rows",
-             "day06_repeats", "day06_dataset_rows", "day07_items", "day07_decode_ms",
+             "day06_repeats", "day06_dataset_rows", "day07_items", "day07_image_size",
              "day07_steps", "day07_repeats"]  # fmt: skip
     for name in names:
         assert 0 < getattr(config.FAST, name) < getattr(config.FULL, name), name

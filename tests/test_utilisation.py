@@ -1,4 +1,4 @@
-"""Day 7's tools: the slow data set, the utilisation meter, peak memory, out-of-memory recovery."""
+"""Day 7's tools: the JPEG data set, the utilisation meter, peak memory, out-of-memory recovery."""
 
 import time
 
@@ -7,25 +7,33 @@ import torch
 from torch.utils.data import DataLoader
 
 from helpers import utilisation
-from helpers.data import SlowDataset
+from helpers.data import JpegDataset
 from helpers.utilisation import UtilisationMeter, largest_batch_that_fits, peak_memory
 
 
-def test_slow_dataset_costs_its_decode_time_and_is_deterministic():
-    data = SlowDataset(n=20, features=8, decode_ms=5)
-    start = time.perf_counter()
+def test_jpeg_dataset_decodes_real_jpegs_and_is_deterministic():
+    data = JpegDataset(n=20, image_size=64, side=4, pictures=5)
+    assert all(j[:2] == b"\xff\xd8" for j in data.jpegs)  # the JPEG signature
     x, label = data[3]
-    assert time.perf_counter() - start >= 0.005
-    assert x.shape == (8,) and label.item() == 3
+    assert x.shape == (16,) and x.dtype == torch.float32 and label.item() == 3
+    assert x.min() >= 0 and x.max() <= 1
     assert torch.equal(data[3][0], x) and not torch.equal(data[4][0], x)
+    assert torch.equal(data[8][0], x)  # 20 items cycle through 5 pictures
+    assert torch.equal(JpegDataset(n=20, image_size=64, side=4, pictures=5)[3][0], x)
     with pytest.raises(IndexError, match="index 20 out of range for 20 items"):
         data[20]
-    with pytest.raises(ValueError, match="decode_ms >= 0"):
-        SlowDataset(decode_ms=-1)
+    with pytest.raises(ValueError, match="image_size >= side"):
+        JpegDataset(image_size=4, side=8)
 
 
-def test_slow_dataset_works_with_worker_processes():
-    loader = DataLoader(SlowDataset(n=16, features=4, decode_ms=0), batch_size=8, num_workers=2)
+def test_bigger_pictures_mean_more_bytes_to_decode_and_a_measured_rate():
+    small, large = JpegDataset(n=4, image_size=32), JpegDataset(n=4, image_size=256)
+    assert sum(map(len, large.jpegs)) > 10 * sum(map(len, small.jpegs))
+    assert small.items_per_second(8) > 0
+
+
+def test_jpeg_dataset_works_with_worker_processes():
+    loader = DataLoader(JpegDataset(n=16, image_size=32, side=2), batch_size=8, num_workers=2)
     batches = list(loader)
     assert [b[0].shape for b in batches] == [(8, 4), (8, 4)]
     assert batches[1][1].tolist() == [8, 9, 0, 1, 2, 3, 4, 5]

@@ -84,10 +84,10 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day06_repeats":           (3,                          2),
     "day06_dataset_rows":      (100_000,                    1000),
     "day06_batches":           ((32, 128, 512, 2048, 8192, 32768, 100_000), (32, 128, 512, 1000)),
-    # Day 7: the slow data set (items, decode time), worker counts, batch sizes for memory,
+    # Day 7: the JPEG data set (items, picture size), worker counts, batch sizes for memory,
     # steps for the algorithm comparisons, repeats.
     "day07_items":             (1536,                       256),
-    "day07_decode_ms":         (1.0,                        0.5),
+    "day07_image_size":        (256,                        128),
     "day07_workers":           ((0, 1, 2, 4),               (0, 1, 2)),
     "day07_batches":           ((256, 1024, 4096, 16384),   (256, 1024)),
     "day07_steps":             (200,                        20),

@@ -5,7 +5,8 @@
 * Heart Disease (UCI, Cleveland: 303 patients, 13 features, a few real missing values) ships in the
   repository's ``data/`` folder with its provenance in ``data/README.md``. :func:`load_heart` reads
   it and checks it is the file the course expects.
-* :class:`SlowDataset` stands for data that is slow to load (day 7).
+* :class:`JpegDataset`: small JPEG photos decoded on every read, data that is slow to load
+  (day 7; day 6 uses its measured rate).
 
 Iris is used on days 0, 2, 3 and 5; Heart Disease on day 4.
 
@@ -19,9 +20,11 @@ Iris is used on days 0, 2, 3 and 5; Heart Disease on day 4.
 from __future__ import annotations
 
 import hashlib
+import io
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import torch
 from sklearn.datasets import load_iris
@@ -33,9 +36,20 @@ from helpers.paths import HEART_CSV
 HEART_SHA256 = "a5195b7562ca4f48bda400649bfee2a7d7ed70ff72fb5cc0c486c68fd68f7f62"
 HEART_ROWS = 303
 HEART_FEATURES = [
-    "age", "sex", "cp", "trestbps", "chol", "fbs", "restecg",
-    "thalach", "exang", "oldpeak", "slope", "ca", "thal",
-]  # fmt: skip
+    "age",
+    "sex",
+    "cp",
+    "trestbps",
+    "chol",
+    "fbs",
+    "restecg",
+    "thalach",
+    "exang",
+    "oldpeak",
+    "slope",
+    "ca",
+    "thal",
+]
 
 
 class DataFileError(ValueError):
@@ -127,34 +141,73 @@ def load_heart(path: str | Path | None = None, verify: bool = True) -> pd.DataFr
     return df
 
 
-class SlowDataset(torch.utils.data.Dataset):
-    """A data set whose items are slow to produce, like images that must be decoded.
+class JpegDataset(torch.utils.data.Dataset):
+    """Small photos stored as JPEG bytes, decoded and shrunk every time an item is read (day 7).
 
-    Each item costs ``decode_ms`` milliseconds of CPU work (a busy loop, as JPEG decoding would
-    be), then returns ``features`` random numbers and a class label, the same for the same index.
+    At creation it makes ``pictures`` different photos of ``image_size`` x ``image_size`` pixels
+    (smooth random colour fields with noise, the same for the same ``seed``) and keeps only their
+    JPEG bytes, as a data set on disk would; its ``n`` items cycle through them. Reading item ``i``
+    decodes its JPEG with Pillow, converts it to grey and resizes it to ``side`` x ``side`` pixels,
+    then returns those ``side**2`` values (0 to 1) and a label: real CPU work whose cost grows with
+    the image size, as loading ImageNet does.
+    :meth:`items_per_second` measures how fast this machine reads them.
+
     It lives here, not in a notebook, so that ``DataLoader`` workers can import it on platforms
     that start them with *spawn* (Windows, macOS): those cannot pickle a notebook's classes.
     """
 
     def __init__(
-        self, n: int = 2048, features: int = 64, decode_ms: float = 0.5, classes: int = 10
+        self,
+        n: int = 1024,
+        image_size: int = 128,
+        side: int = 8,
+        classes: int = 10,
+        seed: int = 0,
+        pictures: int = 64,
     ):
-        if n < 1 or features < 1 or classes < 1 or decode_ms < 0:
+        if n < 1 or classes < 1 or side < 1 or image_size < side:
             raise ValueError(
-                f"need n, features, classes >= 1 and decode_ms >= 0; got n={n}, "
-                f"features={features}, classes={classes}, decode_ms={decode_ms}"
+                f"need n, classes, side >= 1 and image_size >= side; got n={n}, classes={classes},"
+                f" side={side}, image_size={image_size}"
             )
-        self.n, self.features, self.decode_ms, self.classes = n, features, decode_ms, classes
+        from PIL import Image
+
+        self.n, self.image_size, self.side, self.classes = n, image_size, side, classes
+        rng = np.random.default_rng(seed)
+        grid = np.linspace(0, 1, image_size)
+        self.jpegs = []
+        for _ in range(min(n, pictures)):
+            a, b, c = rng.uniform(0, 6, size=3)  # a smooth colour field, different per picture
+            base = np.stack(
+                [
+                    np.sin(a * grid)[:, None] + np.cos(b * grid)[None, :] * k
+                    for k in (0.5, 1.0, c / 6)
+                ],
+                axis=-1,
+            )
+            noise = rng.normal(0, 0.1, size=base.shape)
+            pixels = np.clip((base + 2) / 4 + noise, 0, 1) * 255
+            buffer = io.BytesIO()
+            Image.fromarray(pixels.astype(np.uint8)).save(buffer, format="JPEG", quality=85)
+            self.jpegs.append(buffer.getvalue())
 
     def __len__(self) -> int:
         return self.n
 
     def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
+        from PIL import Image
+
         if not 0 <= index < self.n:
             raise IndexError(f"index {index} out of range for {self.n} items")
-        deadline = time.perf_counter() + self.decode_ms / 1000
-        while time.perf_counter() < deadline:  # the "decoding": CPU work, not sleeping
-            pass
-        generator = torch.Generator().manual_seed(index)
-        x = torch.randn(self.features, generator=generator)
+        jpeg = self.jpegs[index % len(self.jpegs)]
+        with Image.open(io.BytesIO(jpeg)) as picture:  # decode
+            small = picture.convert("L").resize((self.side, self.side))  # shrink
+        x = torch.tensor(np.asarray(small, dtype=np.float32).reshape(-1) / 255)
         return x, torch.tensor(index % self.classes)
+
+    def items_per_second(self, items: int = 64) -> float:
+        """How many items this machine reads per second in this process (one core)."""
+        start = time.perf_counter()
+        for i in range(items):
+            self[i % self.n]
+        return items / (time.perf_counter() - start)
