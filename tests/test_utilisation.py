@@ -114,9 +114,12 @@ def test_largest_batch_that_fits_halves_until_it_fits(monkeypatch):
 
     batch, log = largest_batch_that_fits(step, 4096)
     assert batch == 512
-    assert log == ["batch 4096: out of memory (OutOfMemoryError)",
-                   "batch 2048: out of memory (OutOfMemoryError)",
-                   "batch 1024: out of memory (OutOfMemoryError)", "batch 512: fits"]  # fmt: skip
+    assert log == [
+        "batch 4096: out of memory (OutOfMemoryError)",
+        "batch 2048: out of memory (OutOfMemoryError)",
+        "batch 1024: out of memory (OutOfMemoryError)",
+        "batch 512: fits",
+    ]
 
 
 def test_largest_batch_that_fits_gives_up_and_keeps_other_errors():
@@ -133,3 +136,18 @@ def test_largest_batch_that_fits_gives_up_and_keeps_other_errors():
         largest_batch_that_fits(broken, 8)
     with pytest.raises(ValueError, match="need batch >= smallest >= 1"):
         largest_batch_that_fits(broken, 1, smallest=2)
+
+
+def test_autocast_dtype_follows_the_compute_capability(monkeypatch, fake_cuda):
+    for (major, minor), expected in {
+        (9, 0): (torch.bfloat16, False),
+        (8, 0): (torch.bfloat16, False),
+        (7, 5): (torch.float16, True),
+        (7, 0): (torch.float16, True),
+        (6, 1): (torch.float16, True),
+    }.items():
+        monkeypatch.setattr(torch.cuda, "get_device_capability", lambda d=None, c=(major, minor): c)
+        dtype, scaler, why = utilisation.autocast_dtype("cuda")
+        assert (dtype, scaler) == expected and f"{major}.{minor}" in why
+    assert utilisation.autocast_dtype("cpu")[:2] == (torch.bfloat16, False)
+    assert utilisation.autocast_dtype("mps")[:2] == (torch.float16, True)

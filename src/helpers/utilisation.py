@@ -151,3 +151,36 @@ def largest_batch_that_fits(step, batch: int, smallest: int = 1) -> tuple[int, l
             continue
         log.append(f"batch {batch}: fits")
         return batch, log
+
+
+def autocast_dtype(device: torch.device | str) -> tuple[torch.dtype, bool, str]:
+    """The 16-bit type to train in with ``torch.autocast`` on ``device``, whether it needs a
+    ``GradScaler``, and why.
+
+    bfloat16 keeps float32's range, so it needs no scaler, but NVIDIA GPUs run it on tensor cores
+    only from compute capability 8.0 (Ampere) on; before that (7.x: Volta, Turing) their tensor
+    cores run float16, whose narrow range makes small gradients underflow unless the loss is
+    scaled. CPUs compute in bfloat16 (fast only with AVX-512 BF16 or AMX instructions).
+
+    >>> autocast_dtype("cpu")[:2]
+    (torch.bfloat16, False)
+    """
+    device = torch.device(device)
+    if device.type == "cuda":
+        major, minor = torch.cuda.get_device_capability(device)
+        cc = f"compute capability {major}.{minor}"
+        if major >= 8:
+            return torch.bfloat16, False, f"{cc}: tensor cores run bfloat16 (from 8.0 on)"
+        if major == 7:
+            return (
+                torch.float16,
+                True,
+                (
+                    f"{cc}: tensor cores run float16 but not bfloat16 (that needs 8.0), and "
+                    "float16's narrow range needs a GradScaler"
+                ),
+            )
+        return torch.float16, True, f"{cc}: no tensor cores; float16 only halves memory"
+    if device.type == "mps":
+        return torch.float16, True, "Apple GPU: float16, with a GradScaler for its narrow range"
+    return torch.bfloat16, False, "CPU: bfloat16 (fast only with AVX-512 BF16 or AMX)"
