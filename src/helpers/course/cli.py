@@ -142,6 +142,18 @@ def outline(args: argparse.Namespace) -> int:
     return 1 if args.check and changed else 0
 
 
+def guide(args: argparse.Namespace) -> int:
+    from helpers.course.guide import guide
+
+    try:
+        changed = guide(args.executed, check=args.check)
+    except (ValueError, FileNotFoundError) as err:
+        return _error(str(err))
+    for path in changed:
+        print(f"{'out of date' if args.check else 'updated'}: {path}")
+    return 1 if args.check and changed else 0
+
+
 def parser() -> argparse.ArgumentParser:
     description = "The course's command line. Run a command with --help for its options."
     main = argparse.ArgumentParser(prog="python -m helpers", description=description)
@@ -193,6 +205,12 @@ def parser() -> argparse.ArgumentParser:
     sub = command(outline, "update lessons' navigation, slides, run times and the course map")
     sub.add_argument("--timings", type=Path, help="take run times from build/course/timings.json")
     sub.add_argument("--check", action="store_true", help="only list what is out of date")
+
+    sub = command(
+        guide, "write the instructor guide's day plans from make course's executed copies"
+    )
+    sub.add_argument("--executed", type=Path, help="folder of executed lessons (build/course)")
+    sub.add_argument("--check", action="store_true", help="only say whether it is out of date")
     return main
 
 

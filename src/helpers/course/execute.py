@@ -122,7 +122,10 @@ def build_course(
         earlier = json.loads(timings_file.read_text())
         if earlier.get("mode") == mode:
             timings = {**earlier.get("notebooks", {}), **timings}
-    timings_file.write_text(json.dumps({"mode": mode, "notebooks": timings}, indent=2))
+    from helpers.hardware import card_line
+
+    record = {"mode": mode, "machine": card_line(), "notebooks": timings}
+    timings_file.write_text(json.dumps(record, indent=2))
     total = sum(r.seconds for r in runs)
     failed = [r for r in runs if r.error]
     print(f"Done in {total:.0f} s: {len(runs) - len(failed)} ok, {len(failed)} failed.")
