@@ -151,3 +151,31 @@ def test_autocast_dtype_follows_the_compute_capability(monkeypatch, fake_cuda):
         assert (dtype, scaler) == expected and f"{major}.{minor}" in why
     assert utilisation.autocast_dtype("cpu")[:2] == (torch.bfloat16, False)
     assert utilisation.autocast_dtype("mps")[:2] == (torch.float16, True)
+
+
+@pytest.mark.parametrize(
+    ("samples", "ending"),
+    [
+        ([3.0, 3.2, 2.9, 3.1], "a real cost."),
+        ([0.98, 1.01, 1.0, 1.03], "no cost these rounds can tell from noise."),
+        ([0.7, 0.8, 0.75, 0.72], "which points to noise or a cache effect."),
+    ],
+)
+def test_cost_verdict_follows_the_ratios(samples, ending):
+    from helpers.timing import Measurement
+
+    assert utilisation.cost_verdict("x", Measurement(samples)).endswith(ending)
+
+
+def test_tuning_verdict_follows_epochs_and_speed():
+    from helpers.stats import paired_difference
+
+    same = paired_difference([1.0, 1.1, 0.9, 1.0], [1.05, 1.0, 1.0, 0.95])
+    slower = paired_difference([2.0, 2.1, 2.05], [1.0, 1.1, 1.0])
+    text = utilisation.tuning_verdict({"a": 100, "b": 300}, same)
+    assert "3.0x fewer epochs" in text and "did not change measurably" in text
+    assert "more epochs" in utilisation.tuning_verdict({"a": 300, "b": 100}, slower)
+    assert "differed too" in utilisation.tuning_verdict({"a": 300, "b": 100}, slower)
+    assert "only b reached" in utilisation.tuning_verdict({"a": None, "b": 100}, same)
+    assert "neither reached" in utilisation.tuning_verdict({"a": None, "b": None}, same)
+    assert "the same 50 epochs" in utilisation.tuning_verdict({"a": 50, "b": 50}, same)

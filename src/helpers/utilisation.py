@@ -184,3 +184,50 @@ def autocast_dtype(device: torch.device | str) -> tuple[torch.dtype, bool, str]:
     if device.type == "mps":
         return torch.float16, True, "Apple GPU: float16, with a GradScaler for its narrow range"
     return torch.bfloat16, False, "CPU: bfloat16 (fast only with AVX-512 BF16 or AMX)"
+
+
+def cost_verdict(habit: str, ratios) -> str:
+    """How much a habit costs against its fix, from round-by-round ratios (habit time / fix time,
+    e.g. :meth:`helpers.timing.Comparison.ratios`), worded by what the middle half says.
+
+    >>> from helpers.timing import Measurement
+    >>> cost_verdict("a Python loop", Measurement([9.0, 10.0, 11.0, 12.0]))
+    'a Python loop costs 10.5x its fix (middle half of the rounds 9.8x to 11.2x): a real cost.'
+    >>> cost_verdict(".item()", Measurement([0.97, 1.0, 1.02, 1.04])).split(": ")[-1]
+    'no cost these rounds can tell from noise.'
+    """
+    q1, q3 = ratios.quartiles
+    spread = f"middle half of the rounds {q1:.1f}x to {q3:.1f}x"
+    text = f"{habit} costs {ratios.median:.1f}x its fix ({spread})"
+    if q1 > 1.05:
+        return f"{text}: a real cost."
+    if q3 < 0.95:
+        return f"{text}: faster than its fix here, which points to noise or a cache effect."
+    return f"{text}: no cost these rounds can tell from noise."
+
+
+def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
+    """What tuning a hyperparameter changed: the epochs needed to reach a loss (``None`` when not
+    reached) and, from ``per_epoch`` (a :class:`helpers.stats.Difference` of the time per run of
+    two settings), whether the time per epoch changed.
+
+    >>> from helpers.stats import paired_difference
+    >>> same = paired_difference([1.0, 1.1, 0.9], [1.05, 1.0, 1.0])
+    >>> tuning_verdict({"lr 0.1": 200, "lr 0.01": 2000}, same)[:62]
+    'lr 0.1 needed 200 epochs and lr 0.01 2000: 10.0x fewer epochs;'
+    """
+    (a, ea), (b, eb) = epochs.items()
+    if ea is None or eb is None:
+        reached = [name for name, e in epochs.items() if e is not None]
+        steps = f"only {reached[0]} reached the target" if reached else "neither reached the target"
+    elif ea == eb:
+        steps = f"{a} and {b} needed the same {ea} epochs"
+    else:
+        factor = max(ea, eb) / max(min(ea, eb), 1)
+        fewer = "fewer" if ea < eb else "more"
+        steps = f"{a} needed {ea} epochs and {b} {eb}: {factor:.1f}x {fewer} epochs"
+    if per_epoch.distinguishable:
+        speed = "the time per epoch differed too, measurably"
+    else:
+        speed = "the time per epoch did not change measurably, so each step kept the device as busy"
+    return f"{steps}; {speed}."
