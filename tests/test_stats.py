@@ -144,9 +144,10 @@ def test_smallest_detectable_slope_is_t_plus_t_power_standard_errors():
 def test_more_runs_detect_smaller_prices():
     few = [5.0 + random.Random(i).gauss(0, 0.01) for i in range(len(LOG_X))]
     many = [5.0 + random.Random(i).gauss(0, 0.01) for i in range(len(LOG_X) * 4)]
-    assert fit_affine(LOG_X * 4, many).smallest_detectable() < fit_affine(
-        LOG_X, few
-    ).smallest_detectable()
+    assert (
+        fit_affine(LOG_X * 4, many).smallest_detectable()
+        < fit_affine(LOG_X, few).smallest_detectable()
+    )
 
 
 def test_a_straight_line_stands_and_says_how_sharp_the_test_was():
