@@ -56,10 +56,17 @@ def execute(
     """Run the notebook at ``path`` in a fresh kernel in its folder; a cell's error is returned.
 
     ``env`` adds environment variables for the kernel; ``COURSE_FAST`` follows ``fast``.
+    ``torch.compile`` keeps its cache in ``build/`` (``paths.COMPILE_CACHE``) unless
+    ``TORCHINDUCTOR_CACHE_DIR`` is set, so the tests and ``make course`` compile each function once.
     ``notebook`` runs that notebook instead of the file's content (still in the file's folder).
     """
     nb = notebook if notebook is not None else nbformat.read(path, as_version=4)
-    kernel_env = {**os.environ, **(env or {}), "COURSE_FAST": "1" if fast else "0"}
+    kernel_env = {
+        "TORCHINDUCTOR_CACHE_DIR": str(paths.COMPILE_CACHE),
+        **os.environ,
+        **(env or {}),
+        "COURSE_FAST": "1" if fast else "0",
+    }
     client = NotebookClient(
         nb,
         timeout=cell_timeout,
