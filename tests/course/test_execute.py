@@ -29,7 +29,9 @@ def run_with(monkeypatch, tmp_path, **kwargs):
 
 
 def test_kernels_share_one_compile_cache_under_build(monkeypatch, tmp_path):
-    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    monkeypatch.setattr(execute_module, "_CALLER_CACHE", None)
+    # what torch._dynamo writes into os.environ when this process creates its first optimiser
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", "/tmp/torchinductor_someone")
     env = run_with(monkeypatch, tmp_path, fast=True)
     assert env["TORCHINDUCTOR_CACHE_DIR"] == str(paths.COMPILE_CACHE)
     assert paths.COMPILE_CACHE.parent == paths.BUILD
@@ -37,11 +39,9 @@ def test_kernels_share_one_compile_cache_under_build(monkeypatch, tmp_path):
     assert run_with(monkeypatch, tmp_path, fast=False)["COURSE_FAST"] == "0"
 
 
-def test_a_cache_folder_set_by_the_caller_wins(monkeypatch, tmp_path):
-    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "mine"))
-    assert run_with(monkeypatch, tmp_path, fast=True)["TORCHINDUCTOR_CACHE_DIR"] == str(
-        tmp_path / "mine"
-    )
-    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR")
+def test_a_cache_folder_chosen_by_the_caller_wins(monkeypatch, tmp_path):
+    monkeypatch.setattr(execute_module, "_CALLER_CACHE", str(tmp_path / "mine"))
+    env = run_with(monkeypatch, tmp_path, fast=True)
+    assert env["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "mine")
     env = run_with(monkeypatch, tmp_path, fast=True, env={"TORCHINDUCTOR_CACHE_DIR": "/x"})
     assert env["TORCHINDUCTOR_CACHE_DIR"] == "/x"
