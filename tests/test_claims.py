@@ -69,6 +69,12 @@ def test_sync_verdicts(ys, device, verdict, words):
     assert found.verdict == verdict and words in found.evidence, found.evidence
 
 
+def test_a_price_on_a_cpu_is_not_called_a_wait():
+    found = claims.judge_sync(check_line(X, runs(50e-6)), device_type="cpu")
+    assert found.verdict == "partly supported" and "no wait for a device" in found.evidence
+    assert "The waits are real" not in found.evidence
+
+
 def test_an_invisible_price_says_how_small_it_would_have_had_to_be():
     line = check_line(X, runs(0.0))
     found = claims.judge_sync(line)

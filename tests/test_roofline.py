@@ -37,6 +37,7 @@ def test_the_roofs_meet_at_the_ridge():
         (2e9, 12e6, 0.025, "compute-bound"),  # 20 ms of arithmetic in 25 ms
         (8e6, 8e6, 0.0012, "bandwidth-bound"),  # 0.8 ms of traffic in 1.2 ms
         (8e6, 8e6, 0.01, "overhead-bound"),  # the same traffic, but in 10 ms
+        (8e6, 8e6, 0.002, "bandwidth-bound"),  # 0.8 ms in 2 ms: 40%, a slow but memory-bound op
     ],
 )
 def test_regime_follows_the_numbers(flops, nbytes, seconds, expected):
@@ -45,8 +46,10 @@ def test_regime_follows_the_numbers(flops, nbytes, seconds, expected):
 
 def test_the_share_decides_the_border():
     work = Workload("w", flops=2e9, bytes=1e6, seconds=0.05)  # 20 ms of arithmetic in 50 ms
-    assert regime(work, ROOF) == "overhead-bound"
-    assert regime(work, ROOF, share=0.3) == "compute-bound"
+    assert regime(work, ROOF) == "compute-bound"  # the roofs account for 40%: more than 25%
+    assert regime(work, ROOF, share=0.5) == "overhead-bound"
+    slower = Workload("w", flops=2e9, bytes=1e6, seconds=0.1)  # 20%
+    assert regime(slower, ROOF) == "overhead-bound"
 
 
 @pytest.mark.parametrize(

@@ -130,28 +130,33 @@ def judge_sync(line: LineCheck, device_type: str = "cpu") -> Judgement:
     priced = f"one recording costs {price.text(1e6, ' µs', 2)}"
     sharp = f"these runs would have detected {_us(line.smallest_slope)} or more"
     if price.distinguishable and price.value > 0:
+        real = (
+            "Recording has a price here, though on a CPU it is no wait for a device (the work "
+            "of recording itself, or a drift the shuffled rounds did not cancel)"
+            if device_type == "cpu"
+            else "The waits are real"
+        )
+        bend = line.bend.text(1e3, " ms", 1)
         if line.straight:
             return Judgement(
                 "sync",
                 "partly supported",
-                f"The waits are real: {priced}. But there is no threshold: the time is a straight "
-                f"line in the recordings (bend {line.bend.text(1e3, ' ms', 1)}): each wait costs "
-                "the same, and they matter in proportion to their number.",
+                f"{real}: {priced}. But there is no threshold: the time is a straight line in the "
+                f"recordings (bend {bend}): each recording costs the same, and they matter in "
+                "proportion to their number.",
             )
         if line.bend.value > 0:
             return Judgement(
                 "sync",
                 "supported",
-                f"The waits are real: {priced}, and the time bends upwards (bend "
-                f"{line.bend.text(1e3, ' ms', 1)}): frequent recordings cost more each, a "
-                "threshold-like effect.",
+                f"{real}: {priced}, and the time bends upwards (bend {bend}): frequent recordings "
+                "cost more each, a threshold-like effect.",
             )
         return Judgement(
             "sync",
             "partly supported",
-            f"The waits are real: {priced}, but the time bends downwards (bend "
-            f"{line.bend.text(1e3, ' ms', 1)}): frequent recordings cost less each, the "
-            "opposite of a threshold.",
+            f"{real}: {priced}, but the time bends downwards (bend {bend}): frequent recordings "
+            "cost less each, the opposite of a threshold.",
         )
     if price.distinguishable:
         return Judgement(
