@@ -137,7 +137,8 @@ def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
 def measure_peak_flops(
     device: torch.device | str, size: int | None = None, threads: int = 1
 ) -> float:
-    """FLOP/s of a ``size`` x ``size`` float32 matrix product on ``device`` (the flat roof).
+    """FLOP/s of a ``size`` x ``size`` float32 matrix product on ``device`` (the flat roof): the
+    fastest of the benchmark's blocks, since a roof is a best case.
 
     ``size`` defaults to 1024 on a CPU and 4096 on a GPU; ``threads`` is the CPU thread count
     the benchmark uses (the lesson's loop runs on one).
@@ -147,20 +148,21 @@ def measure_peak_flops(
     a = torch.randn(size, size, device=device)
     b = torch.randn(size, size, device=device)
     a @ b  # warm-up: library loading, workspace allocation
-    seconds = benchmark(lambda: a @ b, device=device, threads=threads).median
+    seconds = min(benchmark(lambda: a @ b, device=device, threads=threads).samples)
     return 2 * size**3 / seconds
 
 
 def measure_bandwidth(device: torch.device | str, elements: int, threads: int = 1) -> float:
     """Bytes per second of copying ``elements`` float32 numbers (read once, written once) on
-    ``device``: the slanted roof. Day 5 uses 16 MiB on a CPU (larger than its L2 cache, and small
-    enough that the allocator reuses freed memory instead of asking the system for fresh pages
-    each time) and 512 MiB on a GPU (enough to keep it busy for milliseconds)."""
+    ``device``: the slanted roof, from the fastest of the benchmark's blocks. Day 5 uses 16 MiB on
+    a CPU (larger than its L2 cache, and small enough that the allocator reuses freed memory
+    instead of asking the system for fresh pages each time) and 512 MiB on a GPU (enough to keep
+    it busy for milliseconds)."""
     device = torch.device(device)
     source = torch.randn(elements, device=device)
     target = torch.empty_like(source)
     target.copy_(source)  # warm-up: the first touch of fresh memory is slower
-    seconds = benchmark(lambda: target.copy_(source), device=device, threads=threads).median
+    seconds = min(benchmark(lambda: target.copy_(source), device=device, threads=threads).samples)
     return 2 * source.element_size() * source.numel() / seconds
 
 
