@@ -46,6 +46,9 @@ def test_timeline_keeps_phases_and_operators_in_time_order(tmp_path):
     assert covered(events, "kernel") == 0.0  # no GPU here
     names = {e.get("name") for e in json.loads(trace.read_text())["traceEvents"]}
     assert {"multiply", "aten::mm"} <= names  # the Chrome trace holds the same events
+    only = timeline(work, device="cpu", phases={"activate"})
+    assert only[only["kind"] == "phase"]["name"].tolist() == ["activate", "activate"]
+    assert (only["kind"] == "operator").sum() == 4  # operators are kept whatever their phase
 
 
 def test_covered_counts_overlaps_once_and_rejects_unknown_kinds():

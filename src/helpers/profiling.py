@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -119,14 +119,19 @@ GPU kernels."""
 
 
 def timeline(
-    fn: Callable[[], object], *, device: torch.device | str, trace: Path | None = None
+    fn: Callable[[], object],
+    *,
+    device: torch.device | str,
+    trace: Path | None = None,
+    phases: Collection[str] | None = None,
 ) -> pd.DataFrame:
     """Run ``fn`` once under the profiler and return its events, one row each, in time order.
 
     Columns: ``name``; ``kind``, one of :data:`KINDS` (a ``record_function`` label, an operator
     that does arithmetic itself, a GPU kernel; other events are left out); ``start_us`` and
-    ``end_us``, microseconds from the first event. With ``trace``, the whole profile is also written
-    there as a Chrome trace (open it in https://ui.perfetto.dev); its folder is created.
+    ``end_us``, microseconds from the first event. ``phases`` keeps only the labels named there
+    (PyTorch's optimisers add labels of their own). With ``trace``, the whole profile is also
+    written there as a Chrome trace (open it in https://ui.perfetto.dev); its folder is created.
     """
     prof = _run_profiled(fn, device)
     if trace is not None:
@@ -138,7 +143,7 @@ def timeline(
         if event.device_type == torch.autograd.DeviceType.CUDA:
             kind = None if annotation else "kernel"
         elif annotation:
-            kind = "phase"
+            kind = "phase" if phases is None or event.name in phases else None
         else:
             kind = "operator" if _computes(event) else None
         if kind is not None:
