@@ -18,6 +18,20 @@ def test_the_student_s_table_and_fit():
     assert fit.b.value == pytest.approx(2.673e-3, rel=1e-3) and not fit.b.distinguishable
 
 
+@pytest.mark.parametrize(
+    ("ys", "words"),
+    [
+        ([10.43, 10.02, 10.12, 9.74], "4 single runs cannot price a recording"),
+        ([9.0, 9.5, 10.0, 10.5], "these 4 runs do price a recording"),
+        ([10.5, 10.0, 9.5, 9.0], "these 4 runs drifted"),
+    ],
+)
+def test_what_single_runs_say(ys, words):
+    from helpers.stats import fit_affine
+
+    assert claims.single_runs_say(fit_affine([10, 20, 100, 200], ys)).startswith(words)
+
+
 # --- part 1: the floor ---------------------------------------------------------------------------
 
 

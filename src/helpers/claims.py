@@ -17,6 +17,8 @@ outcome). :func:`compare_guess` words the line after a predict-then-run moment.
 
 >>> student_fit().b.distinguishable  # the student's four runs cannot price one recording
 False
+>>> single_runs_say(student_fit())
+'4 single runs cannot price a recording: no line, straight or not, can be seen in them.'
 >>> compare_guess(5.0, 1.0, "{:.1f} s")
 'You guessed 5.0 s; the measurement says 1.0 s: 5.0× too high.'
 """
@@ -58,6 +60,22 @@ def student_fit() -> AffineFit:
     """``remaining time = a + b * recordings`` fitted to the student's four runs."""
     table = student_table()
     return fit_affine(table["recordings"], table["remaining_s"])
+
+
+def single_runs_say(fit: AffineFit) -> str:
+    """What a handful of single runs, one per condition, can say about the price of a recording
+    (the student's table and the learner's first one)."""
+    if not fit.b.distinguishable:
+        return (
+            f"{fit.b.n} single runs cannot price a recording: no line, straight or not, can be "
+            "seen in them."
+        )
+    if fit.b.value < 0:
+        return (
+            f"these {fit.b.n} runs drifted: a slope that more recordings cannot cause, so no price "
+            "either."
+        )
+    return f"these {fit.b.n} runs do price a recording, though one run each is a thin basis."
 
 
 @dataclass(frozen=True)
