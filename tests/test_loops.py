@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from helpers import loops
+from helpers import loops, paths
 from helpers.data import load_iris_split
 from helpers.models import IrisMLP
 from helpers.training import train
@@ -13,6 +13,13 @@ EPOCHS = 300
 # LOSSES and the weights within WEIGHTS of the lesson's loop.
 LOSSES = {"rtol": 1e-5, "atol": 1e-6}
 WEIGHTS = {"rtol": 1e-4, "atol": 1e-4}
+
+
+@pytest.fixture
+def compile_cache(monkeypatch):
+    """torch.compile's cache in build/, shared with the notebooks' runs. (Set here, not read from
+    os.environ: creating an optimiser writes torch's own default there.)"""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(paths.COMPILE_CACHE))
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +67,54 @@ def test_handwritten_loop_works_for_other_widths(data):
     )
 
 
+def test_broadcast_step_matches_the_lesson(data, reference):
+    model = fresh()
+    same(loops.handwritten_loop(model, *data, EPOCHS, step=loops.broadcast_step), model, reference)
+
+
+def test_several_epochs_per_call_match_the_lesson(data, reference):
+    model = fresh()
+    step = loops.several_epochs(loops.broadcast_step, 10)
+    assert step.__name__ == "broadcast_step_x10"
+    same(
+        loops.handwritten_loop(model, *data, EPOCHS, step=step, epochs_per_call=10),
+        model,
+        reference,
+    )
+
+
+@pytest.mark.parametrize(
+    ("epochs", "per_call", "message"),
+    [(305, 10, r"epochs \(305\) must be a multiple of epochs_per_call \(10\)"),
+     (300, 0, "epochs_per_call must be a positive integer")],
+)  # fmt: skip
+def test_epochs_per_call_must_divide_the_epochs(data, epochs, per_call, message):
+    with pytest.raises(ValueError, match=message):
+        step = loops.several_epochs(loops.broadcast_step, per_call)
+        loops.handwritten_loop(fresh(), *data, epochs, step=step, epochs_per_call=per_call)
+
+
+def test_the_bare_loop_counts_the_recordings_it_would_make():
+    assert loops.bare_loop(20_000, every=100) == 200
+    assert loops.bare_loop(20_000, every=2000) == 10
+    assert loops.bare_loop(5, every=None) == 0
+    assert loops.bare_loop(5, every=1) == 5
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_compiled_step_matches_the_lesson(data, reference):
+def test_compiled_step_matches_the_lesson(data, reference, compile_cache):
     model = fresh()
     same(loops.handwritten_loop(model, *data, EPOCHS, step=loops.compiled_step()), model, reference)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_amortised_step_matches_the_lesson(data, reference, compile_cache):
+    model = fresh()
+    step = loops.amortised_step(10)
+    same(
+        loops.handwritten_loop(model, *data, EPOCHS, step=step, epochs_per_call=10),
+        model,
+        reference,
+    )

@@ -16,7 +16,7 @@ except ModuleNotFoundError:  # Python 3.10
 from helpers.config import TESTED_TORCH
 from helpers.paths import ROOT
 
-ALLOWED_CELL_METADATA = {"tags", "slideshow", "nbgrader"}
+ALLOWED_CELL_METADATA = {"tags", "slideshow", "nbgrader", "jupyter"}  # jupyter: source_hidden
 ALLOWED_NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
 NOTEBOOKS = sorted(ROOT.glob("notebooks/**/*.ipynb")) + sorted(ROOT.glob("instructor/**/*.ipynb"))
 CONDA_NAMES = {"pytorch": "torch"}  # conda-forge name -> PyPI name
@@ -82,6 +82,7 @@ def test_notebook_is_committed_clean(path):
     for index, cell in enumerate(nb["cells"]):
         where = f"cell {index}"
         assert set(cell.get("metadata", {})) <= ALLOWED_CELL_METADATA, f"{where}: metadata"
+        assert set(cell.get("metadata", {}).get("jupyter", {})) <= {"source_hidden"}, where
         if cell["cell_type"] == "code":
             assert cell["outputs"] == [], f"{where} has outputs: clear them before committing"
             assert cell["execution_count"] is None, f"{where} has an execution count"
@@ -125,3 +126,20 @@ def test_every_lesson_has_a_measured_run_time():
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
         minutes = json.loads(path.read_text())["metadata"]["course"].get("minutes")
         assert isinstance(minutes, int) and minutes >= 1, path.name
+
+
+LESSONS = sorted((ROOT / "notebooks").glob("day*.ipynb"))
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.name for p in LESSONS])
+def test_lesson_cells_are_short_and_findings_are_prose(path):
+    """Learners read short cells and prose: no code cell over 30 lines, and findings rendered
+    with helpers.show.say (or in a cell whose input is collapsed), not display(Markdown(...))."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        assert len(source.splitlines()) <= 30, f"cell {index} has {len(source.splitlines())} lines"
+        hidden = cell["metadata"].get("jupyter", {}).get("source_hidden", False)
+        assert hidden or "display(Markdown(" not in source, f"cell {index}: use say(...)"

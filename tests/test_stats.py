@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from helpers.stats import fit_affine, paired_difference
+from helpers.stats import check_line, fit_affine, paired_difference
 
 
 def test_a_clear_difference_is_distinguishable():
@@ -114,3 +114,93 @@ def test_verdict_negative_cost_is_called_a_drift():
 def test_fit_rejects_what_cannot_be_fitted(x, y, message):
     with pytest.raises(ValueError, match=message):
         fit_affine(x, y)
+
+
+# --- check_line: the shape test and how sharp it was -------------------------------------------
+
+LOG_X = [0, 3, 10, 30, 100, 300, 1000, 3000] * 3  # recordings on a log scale, three rounds
+
+
+def test_the_student_s_table_gives_the_numbers_the_lesson_quotes():
+    fit = fit_affine([200, 100, 20, 10], [10.43, 10.02, 10.12, 9.74])
+    assert fit.b.value == pytest.approx(2.673e-3, rel=1e-3)
+    assert (fit.b.low, fit.b.high) == pytest.approx((-2.857e-3, 8.204e-3), rel=1e-3)
+    assert fit.residual_sd == pytest.approx(0.196, abs=1e-3)
+    assert not fit.b.distinguishable
+
+
+def test_smallest_detectable_slope_is_t_plus_t_power_standard_errors():
+    from scipy import stats as sp
+
+    ys = [5.0 + 1e-5 * x + random.Random(i).gauss(0, 0.01) for i, x in enumerate(LOG_X)]
+    fit = fit_affine(LOG_X, ys)
+    se = sp.linregress(LOG_X, ys).stderr
+    dof = len(LOG_X) - 2
+    expected = (sp.t.ppf(0.975, dof) + sp.t.ppf(0.8, dof)) * se
+    assert fit.smallest_detectable() == pytest.approx(expected)
+    assert fit.smallest_detectable(power=0.5) < fit.smallest_detectable(power=0.9)
+
+
+def test_more_runs_detect_smaller_prices():
+    few = [5.0 + random.Random(i).gauss(0, 0.01) for i in range(len(LOG_X))]
+    many = [5.0 + random.Random(i).gauss(0, 0.01) for i in range(len(LOG_X) * 4)]
+    assert (
+        fit_affine(LOG_X * 4, many).smallest_detectable()
+        < fit_affine(LOG_X, few).smallest_detectable()
+    )
+
+
+def test_a_straight_line_stands_and_says_how_sharp_the_test_was():
+    ys = [5.0 + 2e-5 * x + random.Random(i).gauss(0, 0.01) for i, x in enumerate(LOG_X)]
+    check = check_line(LOG_X, ys)
+    assert check.straight and not check.bend.distinguishable
+    text = check.verdict("one recording")
+    assert text.startswith("The straight line stands") and "Not proved straight" in text
+    assert f"{check.smallest_bend * 1e3:.1f} ms or more" in text
+    assert f"{check.smallest_slope * 1e6:.2f} µs or more" in text
+    assert check.smallest_slope == pytest.approx(check.fit.smallest_detectable())
+
+
+def test_a_threshold_is_a_bend_the_check_finds():
+    # nothing below 300 recordings, then 1 ms each: the "threshold effect", as a hinge
+    ys = [5.0 + 1e-3 * max(0, x - 300) + random.Random(i).gauss(0, 0.01)
+          for i, x in enumerate(LOG_X)]  # fmt: skip
+    check = check_line(LOG_X, ys)
+    assert not check.straight and check.bend.value > 0
+    assert check.verdict().startswith("The straight line does not fit")
+    assert "curves upwards" in check.verdict()
+
+
+def test_a_downward_bend_is_named():
+    ys = [5.0 + 1e-3 * x - 2e-7 * x * x + random.Random(i).gauss(0, 0.01)
+          for i, x in enumerate(LOG_X)]  # fmt: skip
+    check = check_line(LOG_X, ys)
+    assert check.bend.high < 0 and "curves downwards" in check.verdict()
+
+
+def test_bend_of_an_exact_parabola():
+    check = check_line([0, 1, 2, 3, 4], [1.0, 2.0, 5.0, 10.0, 17.0])  # 1 + x**2, range 4
+    assert check.bend.value == pytest.approx(4.0) and check.bend.distinguishable
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "kwargs", "message"),
+    [
+        ([1, 2, 3], [1, 2, 3], {}, "at least 4 points"),
+        ([1, 1, 2, 2], [1, 2, 3, 4], {}, "3 different x values"),
+        ([1, 2, 3, 4], [1, 2, 3, 5], {"power": 1.0}, "power must be between 0 and 1"),
+    ],
+)
+def test_check_line_rejects_what_it_cannot_test(x, y, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        check_line(x, y, **kwargs)
+
+
+def test_an_interval_in_another_unit():
+    from helpers.stats import Interval
+
+    per_epoch = Interval(3.0, 2.0, 4.0, 12).scaled(1 / 1000)
+    assert (per_epoch.value, per_epoch.low, per_epoch.high) == pytest.approx((3e-3, 2e-3, 4e-3))
+    assert per_epoch.n == 12
+    with pytest.raises(ValueError, match="positive factor"):
+        Interval(1.0, 0.0, 2.0, 3).scaled(-1)

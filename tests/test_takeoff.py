@@ -8,7 +8,15 @@ from helpers.course.cli import main
 
 
 def test_flops_and_bytes():
-    assert takeoff.flops_per_step((4, 10, 3), 120) == 6 * 120 * 70
+    # forward 2 x 120 x 70, weight gradients as many, input gradient of fc2 only: 2 x 120 x 30
+    assert takeoff.flops_per_step((4, 10, 3), 120) == 120 * (2 * 70 + 2 * 70 + 2 * 30) == 40_800
+    assert takeoff.flops_per_step((2, 2), 1) == 16  # one layer: no input gradient at all
+    wide = (4, 512, 512, 3)
+    assert takeoff.flops_per_step(wide, 1000) == 1000 * (
+        6 * (4 * 512 + 512 * 512 + 512 * 3) - 2 * 4 * 512
+    )
+    assert takeoff.flops_per_step(wide, 0) == 0
+    assert isinstance(takeoff.flops_per_step(wide, 7), int)
     assert takeoff.bytes_per_step((4, 10, 3), 1) == 4 * (4 * (50 + 33) + 2 * 17)
 
 

@@ -47,6 +47,8 @@ def fast_mode(value: str | None = None) -> bool:
 
 
 _EVERY = (1, 100, 200, 1000, 2000, None)  # day 5: the lesson's logging intervals, and never
+_SWEEP = (1, 2, 5, 20, 100, 500, 2000, None)  # day 5: recordings per run spread on a log scale
+_CHAIN = {"cpu": 2**22, "gpu": 2**27}  # day 5: float32 elements for bandwidth, by device kind
 
 
 def _powers(base: float, first: int, last: int, step: int = 1) -> tuple[int, ...]:
@@ -70,13 +72,21 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day04_epochs":            (1000,                       200),
     "day04_cv_repeats":        (10,                         2),
     # Day 5: the lesson's run (20000 full-batch epochs, once per condition), then shorter runs
-    # measured properly (repeated), the profiled epochs and the runs of the fixes.
+    # measured properly (repeated) at recording intervals spread on a log scale, the profiled
+    # epochs (and those drawn as a timeline), the runs of the fixes and the epochs per call of
+    # the amortised one, the wide network's rows and the elementwise chain's length on the
+    # roofline (the same in both modes, so that both compile the same functions: one cache).
     "day05_epochs":            (20_000,                     2_000),
     "day05_record_every":      (_EVERY,                     _EVERY),
-    "day05_measure_epochs":    (5000,                       500),
-    "day05_repeats":           (3,                          2),
+    "day05_sweep_every":       (_SWEEP,                     _SWEEP),
+    "day05_measure_epochs":    (2000,                       500),
+    "day05_repeats":           (5,                          2),
     "day05_profile_epochs":    (200,                        50),
+    "day05_timeline_epochs":   (3,                          2),
     "day05_fix_epochs":        (2000,                       300),
+    "day05_epochs_per_call":   (10,                         10),
+    "day05_wide_rows":         (10_000,                     1000),
+    "day05_chain_elements":    (_CHAIN,                     _CHAIN),
     # Day 6: rows per full-batch step in half decades, 1e2 to 1e6 (fast: 1e4); the wide model's
     # cap on a CPU; repeats; the batch-size sweep over a fixed data set.
     "day06_rows":              (_powers(10**0.5, 4, 12),    _powers(10**0.5, 4, 8)),

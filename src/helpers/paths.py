@@ -73,6 +73,11 @@ EXECUTED = BUILD / "course"
 """``make course`` writes the executed lessons and masters here, with HTML copies."""
 RELEASE_BACKUPS = BUILD / "release-backup"
 GRADES = BUILD / "grades"
+COMPILE_CACHE = BUILD / "torch-compile-cache"
+"""``torch.compile``'s cache (``TORCHINDUCTOR_CACHE_DIR``), shared by the notebook runs of
+``make test`` and ``make course``: a function is compiled once per machine, not once per run."""
+TRACES = BUILD / "traces"
+"""Profiler traces (day 5), to open in https://ui.perfetto.dev or ``chrome://tracing``."""
 
 
 def lessons() -> list[Path]:

@@ -3,14 +3,25 @@
 :func:`profile_ops` runs a function once under ``torch.profiler`` and returns one row per operator:
 how often it ran, how many of those calls did arithmetic themselves (each would be a kernel launch
 on a GPU), and the time spent inside it. Day 7's busy fraction reads the GPU kernels from here too.
+
+:func:`timeline` keeps every event with its start and end instead, so that a few epochs can be
+drawn as a timeline (:func:`draw_timeline`) with the gaps between operators visible, and writes the
+trace for Perfetto (https://ui.perfetto.dev) or ``chrome://tracing``. :func:`covered` measures the
+share of a timeline the operators (or the GPU's kernels) fill.
+
+>>> events = pd.DataFrame({"kind": ["phase", "operator", "operator"],
+...                        "start_us": [0.0, 10.0, 15.0], "end_us": [100.0, 20.0, 30.0]})
+>>> covered(events, "operator")  # 10-30 µs of a 100 µs epoch
+0.2
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pandas as pd
 import torch
@@ -53,15 +64,8 @@ def _computes(event) -> bool:
     return _real(event) and not any(_real(child) for child in event.cpu_children)
 
 
-def profile_ops(fn: Callable[[], object], *, device: torch.device | str) -> pd.DataFrame:
-    """Run ``fn`` once under the PyTorch profiler; one row per operator, slowest first.
-
-    Columns: ``calls``; ``computing_calls``, the calls that do arithmetic themselves rather than
-    calling other operators or only relabelling memory (on a GPU, each is a kernel launch);
-    ``self_cpu_us``, time inside the operator itself on the CPU; ``cpu_total_us``, with the
-    operators it called; and on a CUDA device ``device_us``, time its kernels ran on the GPU.
-    ``table.attrs["kernels"]`` is the number of GPU kernels that ran (0 without CUDA).
-    """
+def _run_profiled(fn: Callable[[], object], device: torch.device | str):
+    """Run ``fn`` once under the profiler (CPU events, and GPU kernels on CUDA)."""
     activities = [torch.profiler.ProfilerActivity.CPU]
     if torch.device(device).type == "cuda":
         activities.append(torch.profiler.ProfilerActivity.CUDA)
@@ -74,6 +78,19 @@ def profile_ops(fn: Callable[[], object], *, device: torch.device | str) -> pd.D
     finally:
         with _quiet_stderr():
             prof.stop()
+    return prof
+
+
+def profile_ops(fn: Callable[[], object], *, device: torch.device | str) -> pd.DataFrame:
+    """Run ``fn`` once under the PyTorch profiler; one row per operator, slowest first.
+
+    Columns: ``calls``; ``computing_calls``, the calls that do arithmetic themselves rather than
+    calling other operators or only relabelling memory (on a GPU, each is a kernel launch);
+    ``self_cpu_us``, time inside the operator itself on the CPU; ``cpu_total_us``, with the
+    operators it called; and on a CUDA device ``device_us``, time its kernels ran on the GPU.
+    ``table.attrs["kernels"]`` is the number of GPU kernels that ran (0 without CUDA).
+    """
+    prof = _run_profiled(fn, device)
     computing: dict[str, int] = {}
     for event in prof.events():
         if _computes(event):
@@ -94,3 +111,95 @@ def profile_ops(fn: Callable[[], object], *, device: torch.device | str) -> pd.D
     cuda = torch.autograd.DeviceType.CUDA
     table.attrs["kernels"] = sum(1 for e in prof.events() if e.device_type == cuda)
     return table
+
+
+KINDS = ("phase", "operator", "kernel")
+"""The rows of a timeline: labelled phases (``record_function``), operators that compute, and
+GPU kernels."""
+
+
+def timeline(
+    fn: Callable[[], object],
+    *,
+    device: torch.device | str,
+    trace: Path | None = None,
+    phases: Collection[str] | None = None,
+) -> pd.DataFrame:
+    """Run ``fn`` once under the profiler and return its events, one row each, in time order.
+
+    Columns: ``name``; ``kind``, one of :data:`KINDS` (a ``record_function`` label, an operator
+    that does arithmetic itself, a GPU kernel; other events are left out); ``start_us`` and
+    ``end_us``, microseconds from the first event. ``phases`` keeps only the labels named there
+    (PyTorch's optimisers add labels of their own). With ``trace``, the whole profile is also
+    written there as a Chrome trace (open it in https://ui.perfetto.dev); its folder is created.
+    """
+    prof = _run_profiled(fn, device)
+    if trace is not None:
+        trace.parent.mkdir(parents=True, exist_ok=True)
+        prof.export_chrome_trace(str(trace))
+    rows = []
+    for event in prof.events():
+        annotation = getattr(event, "is_user_annotation", False)
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            kind = None if annotation else "kernel"
+        elif annotation:
+            kind = "phase" if phases is None or event.name in phases else None
+        else:
+            kind = "operator" if _computes(event) else None
+        if kind is not None:
+            rows.append(
+                {"name": event.name, "kind": kind,
+                 "start_us": event.time_range.start, "end_us": event.time_range.end}
+            )  # fmt: skip
+    events = pd.DataFrame(rows, columns=["name", "kind", "start_us", "end_us"])
+    if len(events):
+        first = events["start_us"].min()
+        events[["start_us", "end_us"]] -= first
+    return events.sort_values("start_us", kind="stable").reset_index(drop=True)
+
+
+def covered(events: pd.DataFrame, kind: str = "operator") -> float:
+    """The share of the timeline's span that events of ``kind`` fill (overlaps counted once).
+
+    The span runs from the first to the last event of any kind; 0.0 for an empty timeline.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if events.empty:
+        return 0.0
+    span = events["end_us"].max() - events["start_us"].min()
+    if span <= 0:
+        return 0.0
+    busy, reach = 0.0, float("-inf")
+    chosen = events[events["kind"] == kind].sort_values("start_us")
+    for start, end in zip(chosen["start_us"], chosen["end_us"], strict=True):
+        start = max(start, reach)
+        if end > start:
+            busy += end - start
+        reach = max(reach, end)
+    return float(busy / span)
+
+
+def draw_timeline(events: pd.DataFrame, ax=None, title: str = "timeline"):
+    """Draw a :func:`timeline` as horizontal bars, one row per kind: the gaps are the white."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(10, 2.8))
+    kinds = [k for k in KINDS if (events["kind"] == k).any()]
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    phases = list(dict.fromkeys(events.loc[events["kind"] == "phase", "name"]))
+    for row, kind in enumerate(reversed(kinds)):
+        chosen = events[events["kind"] == kind]
+        for name, start, end in zip(chosen["name"], chosen["start_us"], chosen["end_us"],
+                                    strict=True):  # fmt: skip
+            colour = colours[phases.index(name) % len(colours)] if kind == "phase" else "0.25"
+            ax.broken_barh([(start, end - start)], (row - 0.4, 0.8), color=colour)
+    for index, name in enumerate(phases):
+        ax.bar(0, 0, color=colours[index % len(colours)], label=name)  # legend entries only
+    ax.set_yticks(range(len(kinds)), [f"{k}s" for k in reversed(kinds)])
+    ax.set(xlabel="time (µs from the first event)", title=title)
+    ax.grid(alpha=0.3, axis="x")
+    if phases:
+        ax.legend(fontsize=8, ncol=len(phases), loc="upper center", bbox_to_anchor=(0.5, -0.3))
+    return ax

@@ -29,11 +29,14 @@ def say(markdown: str) -> None:
         display(Markdown(markdown))
 
 
-def compare_guess(guess, measured, what: str = "", *, close: float = 1.5) -> str:
+def compare_guess(
+    guess, measured, what: str = "", *, close: float = 1.5, fmt: str | None = None
+) -> str:
     """A line comparing a learner's prediction with what the run measured (predict-then-run).
 
     Numbers are close when they are within a factor ``close`` of each other; anything else
-    (a word, a choice) must be equal. ``None`` means no guess was written.
+    (a word, a choice) must be equal. ``None`` means no guess was written. ``fmt`` formats both
+    numbers (e.g. ``"{:.2f} s"``); by default whole numbers get thousands separators.
 
     >>> compare_guess(80, 83, "parameters")
     'You guessed 80 parameters; the run measured 83: close.'
@@ -51,7 +54,8 @@ def compare_guess(guess, measured, what: str = "", *, close: float = 1.5) -> str
     if not numbers:
         verdict = "right" if guess == measured else "not this time"
         return f"You guessed {guess!r}{unit}; the run gave {measured!r}: {verdict}."
-    text = f"You guessed {_number(guess)}{unit}; the run measured {_number(measured)}"
+    shown = fmt.format if fmt else _number
+    text = f"You guessed {shown(guess)}{unit}; the run measured {shown(measured)}"
     if guess == measured or (
         guess > 0 and measured > 0 and max(guess, measured) / min(guess, measured) <= close
     ):

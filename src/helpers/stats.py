@@ -6,7 +6,10 @@ shared by the two analyses the lessons use:
 * :func:`paired_difference`: the mean difference between two variants measured on the same units
   (the same cross-validation folds, the same rounds of a timing comparison); days 4, 5 and 7.
 * :func:`fit_affine`: ``time = a + b * x`` by least squares, with intervals for ``a`` and ``b``;
-  day 5 (the price of one recording), day 8 (latency and bandwidth).
+  day 5 (the price of one recording), day 8 (latency and bandwidth);
+* :func:`check_line`: is the straight line right? The bend a parabola finds across the measured
+  range, and the smallest slope and bend these measurements could have detected (day 5), so that
+  "cannot tell it from zero" is never read as "proved to be zero".
 
 Both are computed with scipy. The notebooks print the verdicts instead of typing conclusions in
 advance.
@@ -17,6 +20,8 @@ advance.
 >>> fit = fit_affine([0, 10, 20, 30], [5.0, 5.1, 5.2, 5.3])
 >>> round(fit.b.value, 6), round(fit.a.value, 6)
 (0.01, 5.0)
+>>> check_line([0, 1, 2, 3, 4], [1.0, 2.0, 5.0, 10.0, 17.0]).bend.value  # y = 1 + x**2: it bends
+4.0
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from scipy import stats
 
 
@@ -55,6 +61,14 @@ class Interval:
             f"{number(self.high)})"
         )
 
+    def scaled(self, factor: float) -> Interval:
+        """The same estimate in another unit: every number times ``factor`` (positive)."""
+        if not factor > 0:
+            raise ValueError(f"scale by a positive factor, got {factor}")
+        return Interval(
+            self.value * factor, self.low * factor, self.high * factor, self.n, self.confidence
+        )
+
     def zero_verdict(self) -> str:
         """The shared wording: does the interval exclude zero?"""
         if self.distinguishable:
@@ -68,6 +82,14 @@ def _t(confidence: float, dof: int) -> float:
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
     return float(stats.t.ppf((1 + confidence) / 2, dof))
+
+
+def _detectable(standard_error: float, dof: int, confidence: float, power: float) -> float:
+    """The smallest true value a two-sided test at ``confidence`` finds distinguishable from zero
+    with probability ``power``: ``(t(confidence) + t(power)) * standard_error``."""
+    if not 0 < power < 1:
+        raise ValueError(f"power must be between 0 and 1, got {power}")
+    return (_t(confidence, dof) + float(stats.t.ppf(power, dof))) * standard_error
 
 
 @dataclass(frozen=True)
@@ -126,6 +148,13 @@ class AffineFit:
         """Whether that change is larger than the run-to-run noise (the residual scatter)."""
         return abs(self.effect) > self.residual_sd
 
+    def smallest_detectable(self, power: float = 0.8) -> float:
+        """The smallest slope these points would find distinguishable from zero, with probability
+        ``power``: a slope below it can hide in the noise (in ``y``'s unit per unit of ``x``)."""
+        dof = self.b.n - 2
+        standard_error = (self.b.high - self.b.low) / (2 * _t(self.b.confidence, dof))
+        return _detectable(standard_error, dof, self.b.confidence, power)
+
     def verdict(self, what: str = "one recording") -> str:
         """What the fit says about ``b`` (seconds per unit of ``x``), from the numbers."""
         price = f"The price of {what} is {self.b.text(1e6, ' µs', 2)}: {self.b.zero_verdict()}"
@@ -164,4 +193,83 @@ def fit_affine(x: Sequence[float], y: Sequence[float], confidence: float = 0.95)
         b=Interval(b, b - t * se_b, b + t * se_b, n, confidence),
         residual_sd=math.sqrt(sum(r * r for r in residuals) / (n - 2)),
         x_range=max(x) - min(x),
+    )
+
+
+@dataclass(frozen=True)
+class LineCheck:
+    """Is ``y = a + b * x`` the right shape? What :func:`check_line` found."""
+
+    fit: AffineFit
+    """The straight line."""
+    bend: Interval
+    """How far a parabola through the same points bends away from the straight line, in ``y``'s
+    unit: ``c * x_range**2 / 4`` for the fitted ``y = a + b*x + c*x**2`` (its gap, at the middle of
+    the range, to the chord between the ends). Positive: the line curves upwards."""
+    smallest_bend: float
+    """The smallest bend these points would find distinguishable from zero (with ``power``)."""
+    smallest_slope: float
+    """The smallest slope ``b`` these points would find distinguishable from zero."""
+    power: float = 0.8
+
+    @property
+    def straight(self) -> bool:
+        """Whether the straight line stands: the bend cannot be told from zero."""
+        return not self.bend.distinguishable
+
+    def verdict(self, what: str = "one recording") -> str:
+        """The shape test's result, and how sharp it was (``y`` in seconds)."""
+        bend = f"the bend across the measured range is {self.bend.text(1e3, ' ms', 1)}"
+        sharpness = (
+            f"these runs would have detected (with probability {self.power:.0%}) a bend of "
+            f"{self.smallest_bend * 1e3:.1f} ms or more, and a price of {what} of "
+            f"{self.smallest_slope * 1e6:.2f} µs or more"
+        )
+        if self.straight:
+            return (
+                f"The straight line stands: {bend}; {self.bend.zero_verdict()}. Not proved "
+                f"straight, though: {sharpness}."
+            )
+        shape = (
+            f"upwards ({what} costs more, the more of them there are)"
+            if self.bend.value > 0
+            else f"downwards ({what} costs less, the more of them there are)"
+        )
+        return (
+            f"The straight line does not fit: {bend}; {self.bend.zero_verdict()}, so the time "
+            f"curves {shape}. For scale: {sharpness}."
+        )
+
+
+def check_line(
+    x: Sequence[float], y: Sequence[float], confidence: float = 0.95, power: float = 0.8
+) -> LineCheck:
+    """Fit the straight line, test it against a parabola, and say how sharp both tests were.
+
+    The parabola ``y = a + b*x + c*x**2`` is fitted by least squares (``x`` centred on its mean);
+    its ``c`` becomes the bend (see :class:`LineCheck`) with a Student-t interval. The smallest
+    detectable slope and bend are ``(t(confidence) + t(power)) * standard error``. Needs at least
+    four points and three different ``x`` values.
+    """
+    fit = fit_affine(x, y, confidence)
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    n = len(xs)
+    if n < 4 or len(set(xs.tolist())) < 3:
+        raise ValueError("need at least 4 points and 3 different x values to test for a bend")
+    centred = xs - xs.mean()
+    design = np.column_stack([np.ones(n), centred, centred**2])
+    coefficients, *_ = np.linalg.lstsq(design, ys, rcond=None)
+    residuals = ys - design @ coefficients
+    dof = n - 3
+    variance = float(residuals @ residuals) / dof
+    covariance = variance * np.linalg.inv(design.T @ design)
+    scale = fit.x_range**2 / 4
+    bend, se_bend = float(coefficients[2]) * scale, math.sqrt(float(covariance[2, 2])) * scale
+    t = _t(confidence, dof)
+    return LineCheck(
+        fit=fit,
+        bend=Interval(bend, bend - t * se_bend, bend + t * se_bend, n, confidence),
+        smallest_bend=_detectable(se_bend, dof, confidence, power),
+        smallest_slope=fit.smallest_detectable(power),
+        power=power,
     )

@@ -33,10 +33,20 @@ MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
 
 
 def flops_per_step(widths: Sequence[int], rows: int) -> int:
-    """Floating-point operations of one full-batch training step: 2 per multiply-add forward,
-    4 backward (gradients for inputs and weights), over every weight and every row."""
-    weights = sum(a * b for a, b in zip(widths[:-1], widths[1:], strict=True))
-    return 6 * rows * weights
+    """Floating-point operations of one training step on ``rows`` rows, counting the matrix
+    products (2 per multiply-add, every row, every weight): the forward pass, the gradients of
+    the weights, and the gradients of the layers' inputs, except the first layer's: nothing
+    needs the gradient of the data, and autograd does not compute it. The course's one FLOP
+    count (days 5, 6 and 7, and the day-6 homework); biases, activations, the loss and the
+    update are left out (a few operations per number, not per multiply-add).
+
+    >>> flops_per_step((4, 10, 3), 120)  # forward 2*120*70, weights 2*120*70, fc2's input 2*120*30
+    40800
+    """
+    pairs = list(zip(widths[:-1], widths[1:], strict=True))
+    weights = sum(a * b for a, b in pairs)
+    first = pairs[0][0] * pairs[0][1]
+    return rows * (6 * weights - 2 * first)
 
 
 def bytes_per_step(widths: Sequence[int], rows: int) -> int:

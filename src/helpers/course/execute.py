@@ -19,6 +19,10 @@ from nbclient.exceptions import CellExecutionError, DeadKernelError
 
 from helpers import paths
 
+# The compile cache the caller chose, read when this module is imported: later, creating the first
+# optimiser in this process imports torch._dynamo, which writes its own default into os.environ.
+_CALLER_CACHE = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+
 
 @dataclass
 class Run:
@@ -56,10 +60,18 @@ def execute(
     """Run the notebook at ``path`` in a fresh kernel in its folder; a cell's error is returned.
 
     ``env`` adds environment variables for the kernel; ``COURSE_FAST`` follows ``fast``.
+    ``torch.compile`` keeps its cache in ``build/`` (``paths.COMPILE_CACHE``) unless
+    ``TORCHINDUCTOR_CACHE_DIR`` was set when this process started (or is given in ``env``), so the
+    tests and ``make course`` compile each function once.
     ``notebook`` runs that notebook instead of the file's content (still in the file's folder).
     """
     nb = notebook if notebook is not None else nbformat.read(path, as_version=4)
-    kernel_env = {**os.environ, **(env or {}), "COURSE_FAST": "1" if fast else "0"}
+    kernel_env = {
+        **os.environ,
+        "TORCHINDUCTOR_CACHE_DIR": _CALLER_CACHE or str(paths.COMPILE_CACHE),
+        **(env or {}),
+        "COURSE_FAST": "1" if fast else "0",
+    }
     client = NotebookClient(
         nb,
         timeout=cell_timeout,

@@ -1,0 +1,223 @@
+"""Overhead, bandwidth or compute: which limit a workload meets on this device (day 5).
+
+Every loop is held back by one of three things (Horace He, "Making Deep Learning Go Brrrr From
+First Principles"):
+
+* **compute**: the arithmetic units are busy; the time is about FLOPs / peak FLOP/s;
+* **bandwidth**: moving bytes to and from memory takes the time; about bytes / bandwidth;
+* **overhead**: neither; Python, dispatch, autograd, kernel launches and waits take the time.
+
+A *roofline* draws what a device can reach: achieved FLOP/s against *arithmetic intensity* (FLOPs
+per byte moved). The slanted roof is bandwidth times intensity, the flat one the peak; they meet at
+the *ridge*. A workload's point sits under the roof; how far under says how much of its time is
+neither arithmetic nor memory traffic. :func:`measure_peak_flops` and :func:`measure_bandwidth`
+measure the two roofs on the learner's device; :func:`regime` names the limit from the numbers.
+The roofs are best cases (a large matrix product, a plain copy): real operators reach a fraction of
+them, so a workload counts as overhead-bound only when the roofs account for less than a quarter
+of its time.
+
+>>> roof = Roof(peak_flops=100e9, bandwidth=10e9)
+>>> roof.ridge  # FLOPs per byte where the two roofs meet
+10.0
+>>> regime(Workload("tiny epoch", flops=4e4, bytes=2e4, seconds=500e-6), roof)
+'overhead-bound'
+>>> regime(Workload("big matmul", flops=2e9, bytes=12e6, seconds=0.025), roof)
+'compute-bound'
+>>> regime(Workload("big copy", flops=0, bytes=1e9, seconds=0.12), roof)
+'bandwidth-bound'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from helpers.timing import benchmark
+
+REGIMES = ("compute-bound", "bandwidth-bound", "overhead-bound")
+
+
+@dataclass(frozen=True)
+class Roof:
+    """What a device can reach: its peak arithmetic rate and its memory bandwidth."""
+
+    peak_flops: float
+    """Floating-point operations per second, measured on a large matrix product."""
+    bandwidth: float
+    """Bytes per second, measured on a large copy (bytes read plus bytes written)."""
+    label: str = "this device"
+
+    @property
+    def ridge(self) -> float:
+        """The intensity (FLOPs per byte) where the roofs meet: below it memory limits first."""
+        return self.peak_flops / self.bandwidth
+
+    def attainable(self, intensity: float) -> float:
+        """The highest FLOP/s a workload of this intensity can reach: the lower roof."""
+        return min(self.peak_flops, intensity * self.bandwidth)
+
+    def arithmetic_seconds(self, work: Workload) -> float:
+        """Arithmetic time: the workload's FLOPs at the peak rate."""
+        return work.flops / self.peak_flops
+
+    def memory_seconds(self, work: Workload) -> float:
+        """The time to move the workload's bytes at full bandwidth."""
+        return work.bytes / self.bandwidth
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One measured piece of work: its FLOPs, the bytes it moves, and its measured time."""
+
+    name: str
+    flops: float
+    bytes: float
+    seconds: float
+
+    @property
+    def intensity(self) -> float:
+        """FLOPs per byte moved."""
+        return self.flops / self.bytes
+
+    @property
+    def achieved(self) -> float:
+        """FLOP/s actually reached."""
+        return self.flops / self.seconds
+
+
+def regime(work: Workload, roof: Roof, share: float = 0.25) -> str:
+    """Which limit ``work`` meets on ``roof``: ``'compute-bound'``, ``'bandwidth-bound'`` or
+    ``'overhead-bound'``.
+
+    The roofs allow the work to take ``max(arithmetic time, memory time)``. When that is less than
+    ``share`` of the measured time, most of the time is neither arithmetic nor memory traffic: the
+    work is overhead-bound. Otherwise the larger of the two times names the limit.
+    """
+    if not 0 < share <= 1:
+        raise ValueError(f"share must be in (0, 1], got {share}")
+    if work.seconds <= 0 or work.bytes <= 0 or work.flops < 0:
+        raise ValueError(f"{work.name}: needs positive seconds and bytes, got {work}")
+    arithmetic, memory = roof.arithmetic_seconds(work), roof.memory_seconds(work)
+    if max(arithmetic, memory) < share * work.seconds:
+        return "overhead-bound"
+    return "compute-bound" if arithmetic >= memory else "bandwidth-bound"
+
+
+def _time(seconds: float) -> str:
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds * 1e9:.3g} ns"
+
+
+def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
+    """One sentence on where ``work`` sits under the roof and what limits it."""
+    found = regime(work, roof, share)
+    arithmetic, memory = roof.arithmetic_seconds(work), roof.memory_seconds(work)
+    reach = work.achieved / roof.attainable(work.intensity)
+    head = (
+        f"**{work.name}**: {work.intensity:.3g} FLOPs per byte, {work.achieved / 1e9:.3g} GFLOP/s, "
+        f"{reach:.2%} of what the roof allows at that intensity. Of its {_time(work.seconds)}, "
+        f"arithmetic at the peak would take {_time(arithmetic)} and the memory traffic "
+        f"{_time(memory)}"
+    )
+    if found == "overhead-bound":
+        rest = 1 - max(arithmetic, memory) / work.seconds
+        return (
+            f"{head}: **{found}**, {rest:.1%} of the time is neither: overhead (Python, dispatch, "
+            "launches, allocation, waits)."
+        )
+    limit = "the arithmetic" if found == "compute-bound" else "moving the bytes"
+    return f"{head}: **{found}**, {limit} takes most of the time."
+
+
+def measure_peak_flops(
+    device: torch.device | str, size: int | None = None, threads: int = 1
+) -> float:
+    """FLOP/s of a ``size`` x ``size`` float32 matrix product on ``device`` (the flat roof): the
+    fastest of the benchmark's blocks, since a roof is a best case.
+
+    ``size`` defaults to 1024 on a CPU and 4096 on a GPU; ``threads`` is the CPU thread count
+    the benchmark uses (the lesson's loop runs on one).
+    """
+    device = torch.device(device)
+    size = size or (1024 if device.type == "cpu" else 4096)
+    a = torch.randn(size, size, device=device)
+    b = torch.randn(size, size, device=device)
+    a @ b  # warm-up: library loading, workspace allocation
+    seconds = min(benchmark(lambda: a @ b, device=device, threads=threads).samples)
+    return 2 * size**3 / seconds
+
+
+def measure_bandwidth(device: torch.device | str, elements: int, threads: int = 1) -> float:
+    """Bytes per second of copying ``elements`` float32 numbers (read once, written once) on
+    ``device``: the slanted roof, from the fastest of the benchmark's blocks. Day 5 uses 16 MiB on
+    a CPU (larger than its L2 cache, and small enough that the allocator reuses freed memory
+    instead of asking the system for fresh pages each time) and 512 MiB on a GPU (enough to keep
+    it busy for milliseconds)."""
+    device = torch.device(device)
+    source = torch.randn(elements, device=device)
+    target = torch.empty_like(source)
+    target.copy_(source)  # warm-up: the first touch of fresh memory is slower
+    seconds = min(benchmark(lambda: target.copy_(source), device=device, threads=threads).samples)
+    return 2 * source.element_size() * source.numel() / seconds
+
+
+# A chain of eight elementwise operations. Run one operator at a time (eager), each reads its
+# inputs from memory and writes its result back; compiled, they fuse into one loop that reads x
+# once and writes the result once: the same arithmetic, a ninth of the memory traffic.
+CHAIN_FLOPS = 8
+"""Floating-point operations per element of :func:`elementwise_chain`."""
+CHAIN_BYTES_EAGER = 6 * 8 + 2 * 12
+"""Bytes per element moved eagerly: six operators read 4 bytes and write 4; two (``* x`` and
+``+ x``) read 8 and write 4."""
+CHAIN_BYTES_FUSED = 8
+"""Bytes per element moved by one fused loop: read ``x`` once, write the result once."""
+
+
+def elementwise_chain(x: torch.Tensor) -> torch.Tensor:
+    """Eight cheap elementwise operations on ``x``, the kind a model does between its matrix
+    products (activations, normalisations, residual additions).
+
+    >>> elementwise_chain(torch.tensor([1.0, -2.0]))
+    tensor([ 1.5000, -1.5000])
+    """
+    y = x * 1.5
+    y = y + 0.5
+    y = y.relu()
+    y = y * x
+    y = y - 1.0
+    y = y.abs()
+    y = y * 0.5
+    return y + x
+
+
+def draw(roof: Roof, workloads: Sequence[Workload], ax=None, share: float = 0.25):
+    """The roofline on log-log axes, with each workload as a point marked by its regime."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.5, 4.5))
+    intensities = [w.intensity for w in workloads] + [roof.ridge]
+    x = np.logspace(np.log10(min(intensities)) - 1, np.log10(max(intensities)) + 1, 200)
+    ax.plot(x, [roof.attainable(i) for i in x], color="black", lw=2, label=f"roof ({roof.label})")
+    ax.axvline(roof.ridge, color="grey", ls=":", lw=1)
+    markers = {"compute-bound": "s", "bandwidth-bound": "^", "overhead-bound": "o"}
+    for work in workloads:
+        found = regime(work, roof, share)
+        ax.scatter(work.intensity, work.achieved, s=60, marker=markers[found], zorder=3,
+                   label=f"{work.name} ({found})")  # fmt: skip
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="arithmetic intensity (FLOPs per byte moved, log scale)",
+        ylabel="achieved FLOP/s (log scale)",
+        title=f"Roofline: peak {roof.peak_flops / 1e9:.3g} GFLOP/s, "
+        f"bandwidth {roof.bandwidth / 1e9:.3g} GB/s",
+    )
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8, loc="lower right")
+    return ax

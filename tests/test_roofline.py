@@ -1,0 +1,102 @@
+"""The roofline: the two roofs, the regime of a workload, the elementwise chain."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest
+import torch
+
+from helpers import paths, roofline
+from helpers.profiling import profile_ops
+from helpers.roofline import Roof, Workload, explain, regime
+
+ROOF = Roof(peak_flops=100e9, bandwidth=10e9, label="test device")
+
+
+@pytest.fixture
+def compile_cache(monkeypatch):
+    """torch.compile's cache in build/, shared with the notebooks' runs. (Set here, not read from
+    os.environ: creating an optimiser writes torch's own default there.)"""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(paths.COMPILE_CACHE))
+
+
+def test_the_roofs_meet_at_the_ridge():
+    assert ROOF.ridge == 10.0
+    assert ROOF.attainable(1.0) == 10e9  # under the slanted roof
+    assert ROOF.attainable(1000.0) == 100e9  # under the flat one
+    work = Workload("w", flops=1e9, bytes=1e8, seconds=0.1)
+    assert (ROOF.arithmetic_seconds(work), ROOF.memory_seconds(work)) == (0.01, 0.01)
+    assert work.intensity == 10.0 and work.achieved == 1e10
+
+
+@pytest.mark.parametrize(
+    ("flops", "nbytes", "seconds", "expected"),
+    [
+        (4e4, 2e4, 500e-6, "overhead-bound"),  # the lesson's epoch: µs of work in 500 µs
+        (2e9, 12e6, 0.025, "compute-bound"),  # 20 ms of arithmetic in 25 ms
+        (8e6, 8e6, 0.0012, "bandwidth-bound"),  # 0.8 ms of traffic in 1.2 ms
+        (8e6, 8e6, 0.01, "overhead-bound"),  # the same traffic, but in 10 ms
+        (8e6, 8e6, 0.002, "bandwidth-bound"),  # 0.8 ms in 2 ms: 40%, a slow but memory-bound op
+    ],
+)
+def test_regime_follows_the_numbers(flops, nbytes, seconds, expected):
+    assert regime(Workload("w", flops, nbytes, seconds), ROOF) == expected
+
+
+def test_the_share_decides_the_border():
+    work = Workload("w", flops=2e9, bytes=1e6, seconds=0.05)  # 20 ms of arithmetic in 50 ms
+    assert regime(work, ROOF) == "compute-bound"  # the roofs account for 40%: more than 25%
+    assert regime(work, ROOF, share=0.5) == "overhead-bound"
+    slower = Workload("w", flops=2e9, bytes=1e6, seconds=0.1)  # 20%
+    assert regime(slower, ROOF) == "overhead-bound"
+
+
+@pytest.mark.parametrize(
+    "work",
+    [Workload("w", 1.0, 1.0, 0.0), Workload("w", 1.0, 0.0, 1.0), Workload("w", -1.0, 1.0, 1.0)],
+)
+def test_regime_rejects_impossible_workloads(work):
+    with pytest.raises(ValueError, match="needs positive seconds and bytes"):
+        regime(work, ROOF)
+    with pytest.raises(ValueError, match="share must be in"):
+        regime(Workload("w", 1, 1, 1), ROOF, share=0)
+
+
+def test_explain_names_the_regime_and_its_reason():
+    tiny = explain(Workload("lesson loop", 4e4, 2e4, 500e-6), ROOF)
+    assert "**overhead-bound**" in tiny and "of the time is neither" in tiny
+    assert "arithmetic at the peak would take 400 ns" in tiny and "Of its 500 µs" in tiny
+    big = explain(Workload("matmul", 2e9, 12e6, 0.025), ROOF)
+    assert "**compute-bound**, the arithmetic takes most" in big
+    copy = explain(Workload("copy", 8e6, 8e6, 0.0012), ROOF)
+    assert "**bandwidth-bound**, moving the bytes takes most" in copy
+
+
+def test_the_roofs_are_measured_on_this_machine():
+    peak = roofline.measure_peak_flops("cpu", size=128)
+    bandwidth = roofline.measure_bandwidth("cpu", elements=2**16)
+    assert peak > 0 and bandwidth > 0  # how large is the machine's business, not the test's
+
+
+def test_the_chain_is_eight_elementwise_operators():
+    x = torch.randn(1000)
+    ops = profile_ops(lambda: roofline.elementwise_chain(x), device="cpu")
+    assert ops["computing_calls"].sum() == roofline.CHAIN_FLOPS == 8
+    assert roofline.CHAIN_BYTES_EAGER == 72 and roofline.CHAIN_BYTES_FUSED == 8
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_the_compiled_chain_computes_the_same(compile_cache):
+    x = torch.randn(4096)
+    fused = torch.compile(roofline.elementwise_chain, fullgraph=True)
+    torch.testing.assert_close(fused(x), roofline.elementwise_chain(x))
+
+
+def test_draw_marks_every_workload():
+    works = [Workload("loop", 4e4, 2e4, 500e-6), Workload("matmul", 2e9, 12e6, 0.025)]
+    ax = roofline.draw(ROOF, works)
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["roof (test device)", "loop (overhead-bound)", "matmul (compute-bound)"]
+    assert ax.get_xscale() == "log" and "FLOPs per byte" in ax.get_xlabel()
