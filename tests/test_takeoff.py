@@ -92,3 +92,47 @@ def test_cli_measures_a_sweep_elsewhere(tmp_path, capsys, monkeypatch):
     assert main(["takeoff", "--fast", "--device", "cpu", "--out", str(tmp_path / "cpu.json")]) == 0
     assert "wrote" in capsys.readouterr().out
     assert len(takeoff.load_reference(tmp_path / "cpu.json")[1]) == 3
+
+
+def test_curve_crossover_interpolates_the_gpu_curve_on_log_log_axes():
+    import pandas as pd
+
+    cpu = pd.DataFrame({"rows": [100, 1000, 10000, 100000], "seconds": [1e-4, 1e-3, 1e-2, 1e-1]})
+    flat_gpu = pd.DataFrame({"rows": [100, 100000], "seconds": [1e-3, 1e-3]})
+    assert takeoff.curve_crossover(cpu, flat_gpu) == pytest.approx(1000)
+    slow_gpu = pd.DataFrame({"rows": [100, 100000], "seconds": [1.0, 1.0]})
+    assert takeoff.curve_crossover(cpu, slow_gpu) is None
+    short = pd.DataFrame({"rows": [50, 90], "seconds": [1e-6, 1e-6]})
+    assert takeoff.curve_crossover(cpu, short) is None  # no rows in common
+
+
+@pytest.mark.parametrize(
+    ("pays_off", "ending"),
+    [
+        (2_000, "far below the lesson's 100,000-1,000,000."),
+        (30_000, "below the lesson's 100,000-1,000,000, within a factor of ten."),
+        (300_000, "within the lesson's 100,000-1,000,000."),
+        (3_000_000, "above the lesson's 100,000-1,000,000."),
+        (None, "these curves cannot confirm the lesson's 100,000-1,000,000."),
+    ],
+)
+def test_the_lesson_s_range_is_judged_by_the_crossover(pays_off, ending):
+    assert takeoff.judge_lesson_range(pays_off, 1e6, "a GPU").endswith(ending)
+
+
+def test_training_estimate_takes_the_slower_of_arithmetic_and_loading():
+    fast_disk = takeoff.training_estimate(1e12, 1e6, epochs=1)
+    slow_disk = takeoff.training_estimate(1e15, 100, epochs=1)
+    assert fast_disk["bound"] == "arithmetic" and slow_disk["bound"] == "data loading"
+    assert slow_disk["hours"] == slow_disk["loading hours"] == pytest.approx(1_281_167 / 100 / 3600)
+    assert takeoff.training_estimate(1e12, 1e6, epochs=90)["hours"] == pytest.approx(
+        90 * fast_disk["hours"]
+    )
+    with pytest.raises(ValueError, match="positive speeds"):
+        takeoff.training_estimate(0, 1)
+
+
+def test_a_gpu_faster_from_the_start_is_said_so():
+    text = takeoff.judge_lesson_range(100, 1e6, "a GPU", smallest=100)
+    assert "faster already at the smallest size measured (100 rows)" in text
+    assert text.endswith("far below the lesson's 100,000-1,000,000.")

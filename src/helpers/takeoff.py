@@ -167,6 +167,90 @@ def crossover(
     return _crossing(x, a, b)
 
 
+def curve_crossover(cpu: pd.DataFrame, gpu: pd.DataFrame) -> float | None:
+    """Where the ``gpu`` curve's time per step drops below the ``cpu`` curve's (both tables with
+    ``rows`` and ``seconds``, one model, e.g. from :func:`sweep` or a stored reference).
+
+    The GPU's time is interpolated on log-log axes at the CPU's row counts, within the rows both
+    curves cover. ``None`` when the GPU is never faster there.
+
+    >>> cpu = pd.DataFrame({"rows": [100, 1000, 10000], "seconds": [1e-4, 5e-4, 5e-3]})
+    >>> gpu = pd.DataFrame({"rows": [100, 10000], "seconds": [1e-3, 1.2e-3]})
+    >>> round(curve_crossover(cpu, gpu))
+    2263
+    """
+    cpu, gpu = cpu.sort_values("rows"), gpu.sort_values("rows")
+    inside = cpu[(cpu["rows"] >= gpu["rows"].min()) & (cpu["rows"] <= gpu["rows"].max())]
+    if len(inside) < 2:
+        return None
+    log_gpu = np.interp(np.log(inside["rows"]), np.log(gpu["rows"]), np.log(gpu["seconds"]))
+    return crossover(inside["rows"], inside["seconds"], np.exp(log_gpu))
+
+
+LESSON_RANGE = (1e5, 1e6)
+"""The lesson's estimate: a GPU starts to pay off for a small MLP at 100,000 to 1,000,000 rows."""
+
+
+def judge_lesson_range(
+    pays_off: float | None, largest: float, against: str, smallest: float | None = None
+) -> str:
+    """The lesson's "100k-1M rows", read against a crossover found from two curves.
+
+    >>> judge_lesson_range(2300, 1e6, "the reference GPU").split(": ")[1]
+    "far below the lesson's 100,000-1,000,000."
+    """
+    low, high = LESSON_RANGE
+    span = f"the lesson's {low:,.0f}-{high:,.0f}"
+    if pays_off is None:
+        return (
+            f"Against {against}, the GPU is not faster anywhere up to {largest:,.0f} rows "
+            f"measured: these curves cannot confirm {span}."
+        )
+    where = f"Against {against}, the GPU pays off from about {pays_off:,.0f} rows"
+    if smallest is not None and pays_off <= smallest:
+        where = (
+            f"Against {against}, the GPU is faster already at the smallest size measured "
+            f"({smallest:,.0f} rows)"
+        )
+    if pays_off < low / 10:
+        return f"{where}: far below {span}."
+    if pays_off < low:
+        return f"{where}: below {span}, within a factor of ten."
+    if pays_off <= high:
+        return f"{where}: within {span}."
+    return f"{where}: above {span}."
+
+
+RESNET50_FLOPS_PER_IMAGE = 3 * 2 * 3.8e9
+"""Training ResNet-50 on one 224x224 image: 3.8 billion multiply-adds forward (He et al., 2016),
+2 FLOPs each, and about 3 times the forward pass for forward plus backward."""
+IMAGENET_IMAGES = 1_281_167
+"""ImageNet-1k's training images."""
+
+
+def training_estimate(
+    flops_per_second: float, images_per_second: float, *, epochs: int = 90
+) -> dict[str, float | str]:
+    """Hours to train ResNet-50 on ImageNet-1k for ``epochs`` epochs (90 is the classic
+    schedule), bounded by arithmetic at ``flops_per_second`` and by loading the images at
+    ``images_per_second``: whichever is slower sets the pace.
+
+    >>> estimate = training_estimate(10e12, 2000, epochs=90)
+    >>> [round(estimate[k], 1) for k in ("arithmetic hours", "loading hours")], estimate["bound"]
+    ([73.0, 16.0], 'arithmetic')
+    """
+    if flops_per_second <= 0 or images_per_second <= 0 or epochs < 1:
+        raise ValueError("need positive speeds and at least one epoch")
+    arithmetic = epochs * IMAGENET_IMAGES * RESNET50_FLOPS_PER_IMAGE / flops_per_second / 3600
+    loading = epochs * IMAGENET_IMAGES / images_per_second / 3600
+    return {
+        "arithmetic hours": arithmetic,
+        "loading hours": loading,
+        "hours": max(arithmetic, loading),
+        "bound": "arithmetic" if arithmetic >= loading else "data loading",
+    }
+
+
 def save_reference(table: pd.DataFrame, path: Path = GPU_REFERENCE) -> Path:
     """Store a measured sweep with the card of the machine that measured it."""
     payload = {"card": card(), "points": table.to_dict(orient="records")}

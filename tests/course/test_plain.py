@@ -87,3 +87,8 @@ def test_subclasses_arrive_as_their_plain_base_type():
 def test_the_decoder_builds_nothing_it_does_not_know(data):
     with pytest.raises((ValueError, KeyError, TypeError)):
         decode(data)
+
+
+def test_dict_views_arrive_as_lists():
+    d = {"a": 1, "b": 2.5}
+    assert trip(d.items()) == [("a", 1), ("b", 2.5)] and trip(d.keys()) == ["a", "b"]

@@ -40,6 +40,11 @@ def test_asserts_capture_the_smallest_answer_parts_and_keep_the_comparison():
     assert step.captures == ["ones is not batch"]  # identity is decided where both objects live
     (step,) = plan("assert [t(v) for v in (1, 2)] == [1, 2]", {"t"})
     assert step.captures == ["[t(v) for v in (1, 2)]"]
+    (step,) = plan("assert all(isinstance(p, str) for p in found)", {"found"})
+    assert step.captures == ["found"]  # the loop and isinstance run on the grader's side
+    assert ast.unparse(step.test) == "all((isinstance(p, str) for p in __answer_0))"
+    (step,) = plan("assert all(f(v) for v in range(3))", {"f"})
+    assert step.captures == ["list((f(v) for v in range(3)))"]  # a generator arrives as a list
 
 
 def test_an_assert_without_answers_is_decided_entirely_by_the_grader():

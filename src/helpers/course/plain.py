@@ -58,6 +58,9 @@ TENSOR_DTYPES = {
 }
 
 
+DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+
+
 class NotData(TypeError):
     """A value that is not plain data (an object of the answer's own class, a function...)."""
 
@@ -138,6 +141,8 @@ def encode(value, depth: int = 0):
         return {"torch_dtype": str(value).removeprefix("torch.")}
     if isinstance(value, bytes):
         return {"bytes": _bytes(bytes(value))}
+    if isinstance(value, DICT_VIEWS):  # d.items(), d.keys(), d.values(): arrive as lists
+        return [encode(v, depth + 1) for v in value]
     if isinstance(value, (list, tuple, set, frozenset)):
         items = [encode(v, depth + 1) for v in value]
         if isinstance(value, list):

@@ -165,7 +165,8 @@ class Planner:
         return Step("sandbox", source, node.lineno)
 
     def _capture(self, node: ast.expr, captures: list[str]) -> ast.expr:
-        captures.append(ast.unparse(node))
+        text = ast.unparse(node)
+        captures.append(f"list({text})" if isinstance(node, ast.GeneratorExp) else text)
         return ast.Name(CAPTURE.format(len(captures) - 1), ast.Load())
 
     def _rewrite(self, node: ast.expr, captures: list[str]) -> ast.expr:
@@ -193,6 +194,16 @@ class Planner:
                 keyword.value = again(keyword.value)
         elif isinstance(node, ast.List | ast.Tuple | ast.Set):
             node.elts = [again(e) for e in node.elts]
+        elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            # Only the first iterable is evaluated outside the comprehension: when it alone involves
+            # answers, bring its value here and loop over it on the grader's side.
+            first, *others = node.generators
+            loop = {n for g in node.generators for n in _names(g.target)}
+            parts = [getattr(node, f) for f in ("elt", "key", "value") if hasattr(node, f)]
+            parts += [c for g in node.generators for c in g.ifs] + [g.iter for g in others]
+            if any((_names(p) - loop) & self.tainted for p in parts):
+                return self._capture(node, captures)
+            first.iter = again(first.iter)
         elif isinstance(node, ast.Dict):
             node.keys = [None if k is None else again(k) for k in node.keys]
             node.values = [again(v) for v in node.values]
