@@ -179,3 +179,17 @@ def test_tuning_verdict_follows_epochs_and_speed():
     assert "only b reached" in utilisation.tuning_verdict({"a": None, "b": 100}, same)
     assert "neither reached" in utilisation.tuning_verdict({"a": None, "b": None}, same)
     assert "the same 50 epochs" in utilisation.tuning_verdict({"a": 50, "b": 50}, same)
+
+
+@pytest.mark.parametrize(
+    ("busy", "mfu", "ending"),
+    [
+        (0.3, 0.001, "mostly waiting (Python, dispatch, launches, data)."),
+        (0.95, 0.003, "(each small operation pays its overhead)."),
+        (0.95, 0.6, "busy, and much of that time is real arithmetic."),
+    ],
+)
+def test_busy_verdict_reads_both_figures(busy, mfu, ending):
+    text = utilisation.busy_verdict("x", busy, mfu, "kernel")
+    assert text.endswith(ending) and "kernels were running" in text
+    assert "operators were computing" in utilisation.busy_verdict("x", busy, mfu, "operator")

@@ -231,3 +231,23 @@ def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
     else:
         speed = "the time per epoch did not change measurably, so each step kept the device as busy"
     return f"{steps}; {speed}."
+
+
+def busy_verdict(name: str, busy: float, mfu: float, kind: str) -> str:
+    """Two utilisation figures side by side, and what they say together.
+
+    ``busy`` is the share of the time ``kind`` events filled (``"kernel"``: GPU kernels running,
+    what ``nvidia-smi`` counts; ``"operator"``: a CPU computing inside operators), ``mfu`` the
+    model FLOP utilisation (achieved FLOP/s over the measured peak).
+
+    >>> busy_verdict("the lesson's loop", 0.9, 0.002, "kernel").split(": ")[-1]
+    'busy, yet the arithmetic units mostly idle (each small operation pays its overhead).'
+    """
+    what = "kernels were running" if kind == "kernel" else "operators were computing"
+    head = f"{name}: {what} {busy:.0%} of the time, arithmetic at {mfu:.2%} of the measured peak"
+    if busy < 0.5:
+        return f"{head}: mostly waiting (Python, dispatch, launches, data)."
+    if mfu < 0.05:
+        idle = "busy, yet the arithmetic units mostly idle (each small operation pays its overhead)"
+        return f"{head}: {idle}."
+    return f"{head}: busy, and much of that time is real arithmetic."
