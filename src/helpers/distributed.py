@@ -133,6 +133,34 @@ def sampler_rows(
     return list(sampler)
 
 
+@contextlib.contextmanager
+def hide_distributed_sampler() -> Iterator[None]:
+    """While the block runs, constructing a ``DistributedSampler`` raises: for exercises that
+    ask which rows a rank sees, to be worked out rather than looked up.
+
+    >>> with hide_distributed_sampler():
+    ...     sampler_rows(4, 2, 0)
+    Traceback (most recent call last):
+    RuntimeError: DistributedSampler is hidden here: work the rows out from its rule
+    """
+    import torch.utils.data
+    import torch.utils.data.distributed
+
+    class Hidden:
+        def __init__(self, *args, **kwargs):
+            raise RuntimeError("DistributedSampler is hidden here: work the rows out from its rule")
+
+    modules = (torch.utils.data, torch.utils.data.distributed)
+    saved = [m.DistributedSampler for m in modules]
+    try:
+        for module in modules:
+            module.DistributedSampler = Hidden
+        yield
+    finally:
+        for module, original in zip(modules, saved, strict=True):
+            module.DistributedSampler = original
+
+
 def rank_rows(n_rows: int, world_size: int, rank: int, step: int, batch: int, seed: int = 0):
     """The rows ``rank`` trains on at global ``step``: its shuffled ``DistributedSampler`` share
     for the epoch the step falls in, cut into batches of ``batch`` (the last, short one dropped).

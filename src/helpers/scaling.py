@@ -174,6 +174,23 @@ def scaling_verdict(s: Scaling) -> str:
     return head + ": **poor**; most of the extra processes' time goes to waiting, not computing."
 
 
+def difference_verdict(difference, a: str, b: str) -> str:
+    """A paired difference of seconds per step (``helpers.stats.paired_difference``), in ms.
+
+    >>> from helpers.stats import paired_difference
+    >>> d = paired_difference([0.012, 0.013, 0.012], [0.010, 0.011, 0.010])
+    >>> for part in difference_verdict(d, "x", "y").split(": "):
+    ...     print(part)
+    x minus y, per step
+    +2.00 ms (95% interval +2.00 ms to +2.00 ms)
+    the interval excludes zero, so x is slower.
+    """
+    text = f"{a} minus {b}, per step: {difference.text(1e3, ' ms', 2)}: {difference.zero_verdict()}"
+    if not difference.distinguishable:
+        return f"{text}; no difference shows."
+    return f"{text}, so {a if difference.value > 0 else b} is slower."
+
+
 def allreduce_seconds(n_bytes: float, world_size: int, bandwidth: float, latency: float = 0.0):
     """The ring all-reduce's time on a link: ``2(p - 1)`` latencies plus ``2(p-1)/p x N`` bytes
     at ``bandwidth`` bytes/s (the slowest link in the ring sets it).
