@@ -245,6 +245,11 @@ def test_scaling_verdict_follows_the_numbers(kind, many, words):
     assert words in S.scaling_verdict(s)
 
 
+@pytest.mark.parametrize("beside, words", [(0.031, "about the same"), (0.05, "share its cores")])
+def test_contention_verdict_follows_the_ratio(beside, words):
+    assert words in S.contention_verdict(128, beside, 0.030)
+
+
 def test_weak_scaling_counts_every_process_s_rows():
     s = S.scaling("weak", 4, one=0.1, many=0.1, rows=32)
     assert (s.rows_many, s.speedup, s.efficiency) == (128, 4.0, 1.0)

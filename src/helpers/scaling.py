@@ -191,6 +191,26 @@ def difference_verdict(difference, a: str, b: str) -> str:
     return f"{text}, so {a if difference.value > 0 else b} is slower."
 
 
+def contention_verdict(rows: int, beside: float, alone: float) -> str:
+    """Did the processes slow each other's compute? ``beside``: seconds per step of compute
+    only, with the other processes computing too; ``alone``: the same rows in one process.
+
+    >>> contention_verdict(128, 0.050, 0.030).split(": ")[1]
+    '1.67× as long'
+    """
+    ratio = beside / alone
+    head = (
+        f"Even without communication, computing {rows} rows took {beside * 1e3:.1f} ms per step "
+        f"beside the other processes, against {alone * 1e3:.1f} ms alone"
+    )
+    if ratio > 1.15:
+        return f"{head}: {ratio:.2f}× as long: the processes share its cores, memory and caches."
+    return (
+        f"{head}: about the same ({ratio:.2f}×), so the processes hardly slowed each other's "
+        "compute; what the extra process loses goes to communication."
+    )
+
+
 def allreduce_seconds(n_bytes: float, world_size: int, bandwidth: float, latency: float = 0.0):
     """The ring all-reduce's time on a link: ``2(p - 1)`` latencies plus ``2(p-1)/p x N`` bytes
     at ``bandwidth`` bytes/s (the slowest link in the ring sets it).
