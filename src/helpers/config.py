@@ -102,6 +102,22 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day07_batches":           ((256, 1024, 4096, 16384),   (256, 1024)),
     "day07_steps":             (200,                        20),
     "day07_repeats":           (3,                          2),
+    # Day 8: the DDP training run (rows, network, rows per rank per step, steps, checkpoints);
+    # the fault demo's extra steps; all-reduce sizes in bytes (4 B to 64 MiB); the small and wide
+    # networks whose steps are split into compute and communication, their rows per rank, steps
+    # per sample, and repeats of every timing.
+    "day08_rows":              (4096,                       512),
+    "day08_widths":            ((16, 64, 64, 4),            (16, 64, 64, 4)),
+    "day08_batch":             (32,                         16),
+    "day08_steps":             (60,                         20),
+    "day08_every":             (10,                         5),
+    "day08_more_steps":        (40,                         12),
+    "day08_sizes":             (_powers(2, 2, 26, 3),       _powers(2, 2, 22, 5)),
+    "day08_small":             ((4, 10, 3),                 (4, 10, 3)),
+    "day08_wide":              ((256, 1024, 1024, 1024, 10), (64, 512, 512, 10)),
+    "day08_split_rows":        (128,                        32),
+    "day08_split_steps":       (8,                          2),
+    "day08_repeats":           (5,                          2),
 }  # fmt: skip
 
 

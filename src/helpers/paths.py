@@ -72,6 +72,8 @@ BUILD = ROOT / "build"
 EXECUTED = BUILD / "course"
 """``make course`` writes the executed lessons and masters here, with HTML copies."""
 RELEASE_BACKUPS = BUILD / "release-backup"
+DISTRIBUTED = BUILD / "distributed"
+"""Day 8's ``torchrun`` runs: what their workers wrote (results, checkpoints, final weights)."""
 GRADES = BUILD / "grades"
 COMPILE_CACHE = BUILD / "torch-compile-cache"
 """``torch.compile``'s cache (``TORCHINDUCTOR_CACHE_DIR``), shared by the notebook runs of

@@ -1,0 +1,304 @@
+"""Communication against compute, and what more processes buy: the numbers of day 8.
+
+* :func:`time_steps` and :func:`interleaved`: seconds per step, measured on every rank together
+  (a barrier first), variants in a shuffled order that is the same on every rank;
+* :func:`communication_split`: a DDP step split into compute and the communication it waits for,
+  and :func:`communication_verdict` in words;
+* :func:`scaling` / :func:`scaling_verdict`: strong and weak scaling, speed-up and efficiency;
+* :func:`allreduce_seconds` and :data:`LINKS`: what an all-reduce costs on a link whose stated
+  bandwidth you know (8 GPUs, 2 machines); :func:`link_fit_text`: latency and bandwidth from the
+  course's affine fit;
+* :func:`effective_batch` and :func:`scaled_lr`: the batch behind each step, and the learning-rate
+  rule that goes with it;
+* :func:`memory_per_gpu`: what ZeRO / FSDP sharding saves per GPU.
+
+Used on day 8.
+
+>>> effective_batch(32, world_size=8, accumulation=2), scaled_lr(0.1, base_batch=256, batch=1024)
+(512, 0.4)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from helpers.distributed import ring_bytes_per_rank
+from helpers.timing import Measurement, timed
+
+# --- Timing steps, communication against compute, scaling ------------------------------------
+
+
+def time_steps(
+    step: Callable[[], object],
+    *,
+    steps: int,
+    device: torch.device | str,
+    barrier: Callable[[], object] | None = None,
+) -> float:
+    """Seconds per step of ``steps`` calls of ``step``, the device synchronised around them;
+    ``barrier`` (e.g. ``dist.barrier``) runs first, so that all ranks start together."""
+    if barrier is not None:
+        barrier()
+    with timed(device) as watch:
+        for _ in range(steps):
+            step()
+    return watch.seconds / steps
+
+
+def interleaved(
+    variants: dict[str, Callable[[], float]], *, repeats: int, seed: int = 0
+) -> dict[str, Measurement]:
+    """Call each variant ``repeats`` times, in a new shuffled order each round (the same order on
+    every rank, from ``seed``); each call returns one sample."""
+    rng = random.Random(seed)
+    samples: dict[str, list[float]] = {name: [] for name in variants}
+    for _ in range(repeats):
+        names = list(variants)
+        rng.shuffle(names)
+        for name in names:
+            samples[name].append(variants[name]())
+    return {name: Measurement(s) for name, s in samples.items()}
+
+
+def communication_split(compute: float, ddp: float, allreduce: float) -> dict[str, float]:
+    """Split a DDP step's time (all in seconds per step).
+
+    ``compute``: the step with DDP's all-reduce switched off (``no_sync``); ``ddp``: the real
+    step; ``allreduce``: an all-reduce of all the gradients alone. The communication the step
+    waits for (``exposed``) is ``ddp - compute``; what overlapping with backward hid is
+    ``allreduce - exposed`` (never below 0).
+
+    >>> s = communication_split(compute=0.010, ddp=0.013, allreduce=0.005)
+    >>> round(s["exposed"], 3), round(s["hidden"], 3), round(s["share"], 2)
+    (0.003, 0.002, 0.23)
+    """
+    exposed = max(0.0, ddp - compute)
+    return {
+        "compute": compute,
+        "ddp": ddp,
+        "allreduce": allreduce,
+        "exposed": exposed,
+        "hidden": max(0.0, allreduce - exposed),
+        "share": exposed / ddp if ddp > 0 else 0.0,
+    }
+
+
+def communication_verdict(name: str, split: dict[str, float]) -> str:
+    """Which dominates the step of model ``name``: computing or waiting for communication.
+
+    >>> communication_verdict("wide", communication_split(0.010, 0.011, 0.004))[:40]
+    'The wide model: communication adds 9% to'
+    """
+    share = split["share"]
+    if share >= 0.5:
+        kind = "**communication-bound**: more processes make each step slower, not faster"
+    elif share >= 0.2:
+        kind = "communication is a large part: overlap and bigger batches pay off"
+    else:
+        kind = "**compute-bound**: the all-reduce costs little next to the arithmetic"
+    hidden = split["hidden"] / split["allreduce"] if split["allreduce"] > 0 else 0.0
+    return (
+        f"The {name} model: communication adds {share:.0%} to each step "
+        f"({split['exposed'] * 1e3:.2f} of {split['ddp'] * 1e3:.2f} ms); {kind}. Overlapping the "
+        f"all-reduce with the backward pass hid {hidden:.0%} of it."
+    )
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """One scaling measurement: ``processes`` processes against one."""
+
+    kind: str
+    """``"strong"`` (the same global batch, split) or ``"weak"`` (the same batch per process)."""
+    processes: int
+    one: float
+    """Seconds per step with one process."""
+    many: float
+    """Seconds per step with ``processes`` processes."""
+    rows_one: int
+    rows_many: int
+    """Rows per step in all (all processes together)."""
+
+    @property
+    def speedup(self) -> float:
+        """Rows per second with ``processes`` over rows per second with one."""
+        return (self.rows_many / self.many) / (self.rows_one / self.one)
+
+    @property
+    def efficiency(self) -> float:
+        """``speedup / processes``: 1 is perfect scaling."""
+        return self.speedup / self.processes
+
+
+def scaling(kind: str, processes: int, one: float, many: float, rows: int) -> Scaling:
+    """A strong or weak scaling measurement; ``rows``: rows per step of the one-process run.
+
+    Strong scaling keeps the global batch (``processes`` share ``rows``); weak scaling gives
+    every process ``rows``.
+
+    >>> s = scaling("strong", 2, one=0.10, many=0.06, rows=256)
+    >>> round(s.speedup, 2), round(s.efficiency, 2)
+    (1.67, 0.83)
+    """
+    if kind not in ("strong", "weak"):
+        raise ValueError(f"kind must be 'strong' or 'weak', got {kind!r}")
+    if processes < 1 or one <= 0 or many <= 0:
+        raise ValueError("need processes >= 1 and positive step times")
+    rows_many = rows if kind == "strong" else rows * processes
+    return Scaling(kind, processes, one, many, rows, rows_many)
+
+
+def scaling_verdict(s: Scaling) -> str:
+    """What a scaling measurement says, in words that depend on the numbers.
+
+    >>> scaling_verdict(scaling("weak", 2, 0.1, 0.25, 256))[:60]
+    'Weak scaling, 2 processes: 0.80× the throughput of one proce'
+    """
+    head = (
+        f"{s.kind.capitalize()} scaling, {s.processes} processes: {s.speedup:.2f}× the "
+        f"throughput of one process (efficiency {s.efficiency:.0%})"
+    )
+    if s.speedup < 1:
+        return head + (
+            ": **slower than one process**; communication and shared cores cost more than the "
+            "split work saves."
+        )
+    if s.efficiency >= 0.9:
+        return head + ": **near-perfect** scaling."
+    if s.efficiency >= 0.6:
+        return head + ": **useful but lossy**; the rest goes to communication and shared cores."
+    return head + ": **poor**; most of the extra processes' time goes to waiting, not computing."
+
+
+def difference_verdict(difference, a: str, b: str) -> str:
+    """A paired difference of seconds per step (``helpers.stats.paired_difference``), in ms.
+
+    >>> from helpers.stats import paired_difference
+    >>> d = paired_difference([0.012, 0.013, 0.012], [0.010, 0.011, 0.010])
+    >>> for part in difference_verdict(d, "x", "y").split(": "):
+    ...     print(part)
+    x minus y, per step
+    +2.00 ms (95% interval +2.00 ms to +2.00 ms)
+    the interval excludes zero, so x is slower.
+    """
+    text = f"{a} minus {b}, per step: {difference.text(1e3, ' ms', 2)}: {difference.zero_verdict()}"
+    if not difference.distinguishable:
+        return f"{text}; no difference shows."
+    return f"{text}, so {a if difference.value > 0 else b} is slower."
+
+
+def contention_verdict(rows: int, beside: float, alone: float) -> str:
+    """Did the processes slow each other's compute? ``beside``: seconds per step of compute
+    only, with the other processes computing too; ``alone``: the same rows in one process.
+
+    >>> contention_verdict(128, 0.050, 0.030).split(": ")[1]
+    '1.67× as long'
+    """
+    ratio = beside / alone
+    head = (
+        f"Even without communication, computing {rows} rows took {beside * 1e3:.1f} ms per step "
+        f"beside the other processes, against {alone * 1e3:.1f} ms alone"
+    )
+    if ratio > 1.15:
+        return f"{head}: {ratio:.2f}× as long: the processes share its cores, memory and caches."
+    return (
+        f"{head}: about the same ({ratio:.2f}×), so the processes hardly slowed each other's "
+        "compute; what the extra process loses goes to communication."
+    )
+
+
+def allreduce_seconds(n_bytes: float, world_size: int, bandwidth: float, latency: float = 0.0):
+    """The ring all-reduce's time on a link: ``2(p - 1)`` latencies plus ``2(p-1)/p x N`` bytes
+    at ``bandwidth`` bytes/s (the slowest link in the ring sets it).
+
+    >>> round(allreduce_seconds(2e9, 8, bandwidth=450e9) * 1e3, 2)  # 1B bf16 params, NVLink
+    7.78
+    """
+    steps = 2 * (world_size - 1)
+    return steps * latency + ring_bytes_per_rank(n_bytes, world_size) / bandwidth
+
+
+LINKS = {
+    "PCIe 4.0 x16": 32e9,
+    "PCIe 5.0 x16": 64e9,
+    "NVLink 4 (H100 SXM)": 450e9,
+    "100 Gb/s Ethernet": 12.5e9,
+    "InfiniBand NDR (400 Gb/s)": 50e9,
+}
+"""Stated (vendor) bandwidths per direction, in bytes/s: figures from specifications, not
+measured by the course. NVLink 4's 900 GB/s per H100 counts both directions."""
+
+
+def link_fit_text(fit, unit_bytes: str = "bytes each rank sends") -> str:
+    """Latency and bandwidth from ``fit_affine(bytes, seconds)``: a = latency, 1/b = bandwidth.
+
+    >>> from helpers.stats import fit_affine
+    >>> fit = fit_affine([0, 1e6, 2e6, 3e6], [50e-6, 1.05e-3, 2.05e-3, 3.05e-3])
+    >>> text = link_fit_text(fit)
+    >>> text[:19], "bandwidth **1.00 GB/s**" in text
+    ('latency **50.0 µs**', True)
+    """
+    a, b = fit.a, fit.b
+    if b.value <= 0:
+        return "the time does not grow with the size here: no bandwidth can be read from it"
+    low = 1 / b.high / 1e9 if b.high > 0 else float("nan")
+    high = 1 / b.low / 1e9 if b.low > 0 else float("inf")
+    return (
+        f"latency **{a.value * 1e6:.1f} µs** (95% interval {a.low * 1e6:.1f} to "
+        f"{a.high * 1e6:.1f} µs), bandwidth **{1 / b.value / 1e9:.2f} GB/s** (95% interval "
+        f"{low:.2f} to {high:.2f} GB/s) of {unit_bytes}"
+    )
+
+
+# --- Habits: batch size and learning rate ----------------------------------------------------
+
+
+def effective_batch(per_rank: int, world_size: int, accumulation: int = 1) -> int:
+    """Rows behind each optimizer step: per-rank batch x ranks x accumulation steps."""
+    if min(per_rank, world_size, accumulation) < 1:
+        raise ValueError("batch, world size and accumulation must all be at least 1")
+    return per_rank * world_size * accumulation
+
+
+def scaled_lr(base_lr: float, base_batch: int, batch: int) -> float:
+    """The linear scaling rule (Goyal et al., 2017): k times the batch, k times the learning
+    rate (with a warm-up for large k). A rule of thumb to start from, not a law."""
+    return base_lr * batch / base_batch
+
+
+# --- Sharding: memory per GPU --------------------------------------------------------------
+
+RECIPES = {
+    # bytes per parameter: weights, gradients, optimizer states
+    "mixed precision + Adam": (2, 2, 12),  # fp16/bf16 weights and grads; fp32 master, m, v
+    "float32 + Adam": (4, 4, 8),
+    "float32 + SGD with momentum": (4, 4, 4),
+}
+"""Bytes per parameter for common training recipes (as in the ZeRO paper, Rajbhandari et al.)."""
+
+
+def memory_per_gpu(params: float, gpus: int, recipe: str = "mixed precision + Adam"):
+    """Bytes per GPU for weights, gradients and optimizer states (activations not included).
+
+    DDP keeps everything on every GPU; ZeRO-1 shards the optimizer states, ZeRO-2 the gradients
+    too, ZeRO-3 (PyTorch's FSDP) the weights as well. The ZeRO paper's example, 7.5 billion
+    parameters on 64 GPUs:
+
+    >>> [round(bytes_ / 1e9, 1) for bytes_ in memory_per_gpu(7.5e9, 64).values()]
+    [120.0, 31.4, 16.6, 1.9]
+    """
+    if recipe not in RECIPES:
+        raise ValueError(f"unknown recipe {recipe!r}; choose one of {', '.join(RECIPES)}")
+    if params <= 0 or gpus < 1:
+        raise ValueError("need a positive number of parameters and at least one GPU")
+    w, g, o = (params * b for b in RECIPES[recipe])
+    return {
+        "DDP (nothing sharded)": w + g + o,
+        "ZeRO-1 (optimizer states)": w + g + o / gpus,
+        "ZeRO-2 (+ gradients)": w + (g + o) / gpus,
+        "ZeRO-3 / FSDP (+ weights)": (w + g + o) / gpus,
+    }

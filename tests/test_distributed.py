@@ -1,0 +1,423 @@
+"""Day 8: torch.distributed on CPU processes (gloo over loopback).
+
+The tests that start processes take every port from the operating system and have a timeout;
+they are grouped so that the whole file starts torchrun four times (two "nodes" at once, then two
+training runs at once), and the ring tests fork their processes directly (no torch import each).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+import torch.distributed as dist
+
+from helpers import distributed as D
+from helpers import scaling as S
+from helpers import torchrun as T
+
+# --- which backend --------------------------------------------------------------------------
+
+
+def test_plan_uses_gloo_on_the_cpu(no_gpu):
+    p = D.plan()
+    assert (p.backend, p.device, p.nproc) == ("gloo", "cpu", 2)
+
+
+def test_plan_uses_nccl_with_one_gpu_per_process(fake_cuda):
+    p = D.plan("cuda", want=4)
+    assert (p.backend, p.device, p.nproc) == ("nccl", "cuda", 2)  # two GPUs: two processes
+
+
+def test_plan_falls_back_to_gloo_with_one_gpu(fake_cuda, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    p = D.plan("cuda")
+    assert (p.backend, p.device) == ("gloo", "cpu") and "one GPU per process" in p.why
+
+
+def test_plan_on_an_apple_gpu_uses_gloo(fake_mps):
+    assert D.plan("mps").backend == "gloo"
+
+
+def test_plan_needs_a_process():
+    with pytest.raises(ValueError, match="at least one process"):
+        D.plan("cpu", want=0)
+
+
+# --- which rows each rank sees, and the reference run ------------------------------------------
+
+
+def test_sampler_pads_by_repeating_the_first_rows():
+    assert D.sampler_rows(9, 2, 0) == [0, 2, 4, 6, 8]
+    assert D.sampler_rows(9, 2, 1) == [1, 3, 5, 7, 0]
+
+
+def test_the_sampler_can_be_hidden_and_comes_back():
+    from torch.utils.data import DistributedSampler
+
+    with D.hide_distributed_sampler(), pytest.raises(RuntimeError, match="hidden"):
+        D.sampler_rows(4, 2, 0)
+    import torch.utils.data
+
+    assert torch.utils.data.DistributedSampler is DistributedSampler
+    assert D.sampler_rows(4, 2, 0) == [0, 2]
+
+
+@pytest.mark.parametrize("world", [1, 2, 3])
+def test_rank_rows_deal_out_an_epoch_without_overlap(world):
+    rows, batch = 24, 4
+    per_epoch = rows // world // batch
+    for step in range(per_epoch):
+        seen = [D.rank_rows(rows, world, r, step, batch) for r in range(world)]
+        flat = [i for s in seen for i in s]
+        assert len(flat) == len(set(flat)) == world * batch
+    epoch0 = [D.rank_rows(rows, world, 0, s, batch) for s in range(per_epoch)]
+    epoch1 = [D.rank_rows(rows, world, 0, s + per_epoch, batch) for s in range(per_epoch)]
+    assert epoch0 != epoch1  # a new shuffle each epoch
+
+
+def test_rank_rows_refuses_a_batch_larger_than_a_share():
+    with pytest.raises(ValueError, match="larger than a rank's"):
+        D.rank_rows(10, 2, 0, 0, batch=6)
+
+
+def test_reference_with_one_rank_is_plain_training():
+    X, y = D.make_data(64, 4, 3)
+    ref = D.reference_weights((4, 8, 3), X, y, world_size=1, batch=16, steps=5, lr=0.1)
+    model = D.make_model((4, 8, 3))
+    optimizer = D.make_optimizer(model, 0.1)
+    for step in range(5):
+        rows = D.rank_rows(64, 1, 0, step, 16)
+        D.sgd_step(model, optimizer, X[rows], y[rows])
+    assert D.max_difference(ref, model.state_dict()) == 0
+
+
+def test_max_difference_needs_the_same_parameters():
+    with pytest.raises(ValueError, match="different parameters"):
+        D.max_difference({"a": torch.zeros(1)}, {"b": torch.zeros(1)})
+
+
+@pytest.mark.parametrize(
+    "difference, word", [(0.0, "identical"), (1e-7, "same"), (1e-2, "different")]
+)
+def test_same_weights_verdict_follows_the_number(difference, word):
+    assert f"**{word}**" in D.same_weights_verdict(difference, 1e-5, "two runs")
+
+
+# --- ring all-reduce, bytes, and the homework's runner (forked processes) ---------------------
+
+
+def ring_sum(tensor):
+    return D.ring_all_reduce(tensor.clone().contiguous())
+
+
+def test_ring_equals_all_reduce_and_sends_2_p_minus_1_over_p_of_the_tensor():
+    elements = 12 * 1000  # divisible by 2, 3 and 4: every chunk the same size
+    for p in (2, 3, 4):
+        inputs = [
+            torch.randn(elements, generator=torch.Generator().manual_seed(r)) for r in range(p)
+        ]
+        run = D.run_ranks(ring_sum, inputs, timeout=60)
+        expected = torch.stack(inputs).sum(0)
+        assert torch.allclose(run["results"], expected.expand(p, -1), atol=1e-5), p
+        assert all(torch.equal(r, run["results"][0]) for r in run["results"]), "ranks disagree"
+        assert run["bytes_sent"] == [D.ring_bytes_per_rank(elements * 4, p)] * p
+        assert run["input_changed"] == [False] * p
+
+
+def built_in_sum(tensor):
+    dist.all_reduce(tensor)  # forbidden in run_ranks unless allowed
+    return tensor
+
+
+def test_ring_and_all_reduce_agree_on_uneven_and_tiny_tensors():
+    def both(tensor):
+        mine, theirs = D.ring_all_reduce(tensor.clone()), tensor.clone()
+        dist.all_reduce(theirs)
+        return torch.stack([mine, theirs])
+
+    for elements in (1, 2, 7):  # fewer elements than ranks: some chunks are empty
+        inputs = [torch.arange(elements, dtype=torch.float32) + r for r in range(3)]
+        run = D.run_ranks(both, inputs, forbid_collectives=False)
+        assert torch.equal(run["results"][:, 0], run["results"][:, 1])
+
+
+def test_run_ranks_refuses_collectives_and_says_which():
+    with pytest.raises(D.RankFailed, match="dist.all_reduce is a collective"):
+        D.run_ranks(built_in_sum, [torch.ones(3)] * 2)
+
+
+def unanswered(tensor):
+    raise NotImplementedError("write your answer here")
+
+
+def deadlock(tensor):
+    dist.recv(tensor, src=1 - dist.get_rank())  # both ranks receive, nobody sends
+    return tensor
+
+
+def not_a_tensor(tensor):
+    return tensor.tolist()
+
+
+def test_run_ranks_reports_unanswered_deadlocked_and_wrong_answers():
+    with pytest.raises(NotImplementedError, match="rank 0 of 2"):
+        D.run_ranks(unanswered, [torch.ones(2)] * 2)
+    start = time.perf_counter()
+    with pytest.raises(TimeoutError, match="matching receive"):
+        D.run_ranks(deadlock, [torch.ones(2)] * 2, timeout=3)
+    assert time.perf_counter() - start < 20  # killed, not waited for
+    with pytest.raises(D.RankFailed, match="not a tensor"):
+        D.run_ranks(not_a_tensor, [torch.ones(2)] * 2)
+
+
+def test_count_sends_restores_torch_distributed():
+    before = dist.isend, dist.all_reduce
+    with D.count_sends(forbid_collectives=True):
+        assert dist.isend is not before[0] and dist.all_reduce is not before[1]
+    assert (dist.isend, dist.all_reduce) == before
+
+
+def test_ring_bytes_formula_needs_a_rank():
+    with pytest.raises(ValueError):
+        D.ring_bytes_per_rank(10, 0)
+
+
+# --- checkpoints ------------------------------------------------------------------------------
+
+
+def test_checkpoint_round_trip_and_nothing_before_the_first(tmp_path):
+    path = tmp_path / "ckpt" / "latest.pt"
+    assert D.load_checkpoint(path) is None
+    D.save_checkpoint(path, {"step": 3, "w": torch.arange(4.0)})
+    state = D.load_checkpoint(path)
+    assert state["step"] == 3 and torch.equal(state["w"], torch.arange(4.0))
+    assert [p.name for p in path.parent.iterdir()] == ["latest.pt"]  # no partial file left
+
+
+def test_a_write_that_dies_halfway_leaves_the_old_checkpoint(tmp_path, monkeypatch):
+    path = tmp_path / "latest.pt"
+    D.save_checkpoint(path, {"step": 1})
+
+    def dies_halfway(state, file):
+        file.write(b"half a checkpoint")
+        raise KeyboardInterrupt  # the process is stopped mid-write
+
+    monkeypatch.setattr(torch, "save", dies_halfway)
+    with pytest.raises(KeyboardInterrupt):
+        D.save_checkpoint(path, {"step": 2})
+    assert D.load_checkpoint(path) == {"step": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["latest.pt"]
+
+
+# --- numbers and verdicts ----------------------------------------------------------------------
+
+
+def test_communication_split_never_negative():
+    s = S.communication_split(compute=0.010, ddp=0.009, allreduce=0.004)  # noise: ddp < compute
+    assert s["exposed"] == 0 and s["hidden"] == 0.004 and s["share"] == 0
+
+
+@pytest.mark.parametrize(
+    "ddp, words", [(0.0105, "compute-bound"), (0.015, "large part"), (0.03, "communication-bound")]
+)
+def test_communication_verdict_follows_the_share(ddp, words):
+    assert words in S.communication_verdict("x", S.communication_split(0.010, ddp, 0.02))
+
+
+@pytest.mark.parametrize(
+    "kind, many, words",
+    [
+        ("strong", 0.052, "near-perfect"),
+        ("strong", 0.07, "useful but lossy"),
+        ("strong", 0.095, "poor"),
+        ("strong", 0.2, "slower than one process"),
+        ("weak", 0.105, "near-perfect"),
+        ("weak", 0.25, "slower than one process"),
+    ],
+)
+def test_scaling_verdict_follows_the_numbers(kind, many, words):
+    s = S.scaling(kind, 2, one=0.1, many=many, rows=256)
+    assert words in S.scaling_verdict(s)
+
+
+@pytest.mark.parametrize("beside, words", [(0.031, "about the same"), (0.05, "share its cores")])
+def test_contention_verdict_follows_the_ratio(beside, words):
+    assert words in S.contention_verdict(128, beside, 0.030)
+
+
+def test_weak_scaling_counts_every_process_s_rows():
+    s = S.scaling("weak", 4, one=0.1, many=0.1, rows=32)
+    assert (s.rows_many, s.speedup, s.efficiency) == (128, 4.0, 1.0)
+
+
+def test_scaling_refuses_unknown_kinds_and_bad_times():
+    with pytest.raises(ValueError, match="strong"):
+        S.scaling("sideways", 2, 0.1, 0.1, 8)
+    with pytest.raises(ValueError):
+        S.scaling("weak", 2, 0.0, 0.1, 8)
+
+
+def test_allreduce_estimate_grows_with_latency_steps():
+    assert S.allreduce_seconds(0, 4, bandwidth=1e9, latency=1e-5) == pytest.approx(6e-5)
+
+
+def test_link_fit_without_a_slope_says_so():
+    from helpers.stats import fit_affine
+
+    fit = fit_affine([1, 2, 3, 4], [1.0, 0.9, 0.8, 0.7])
+    assert "no bandwidth" in S.link_fit_text(fit)
+
+
+@pytest.mark.parametrize("recipe", list(S.RECIPES))
+def test_sharding_never_costs_more_and_zero3_divides_everything(recipe):
+    memory = list(S.memory_per_gpu(1e9, 8, recipe).values())
+    assert memory == sorted(memory, reverse=True)
+    assert memory[-1] * 8 == pytest.approx(memory[0])
+
+
+def test_memory_refuses_unknown_recipes():
+    with pytest.raises(ValueError, match="unknown recipe"):
+        S.memory_per_gpu(1e9, 8, "magic")
+
+
+def test_batch_helpers_refuse_nonsense():
+    with pytest.raises(ValueError):
+        S.effective_batch(0, 2)
+
+
+def test_interleaved_uses_the_same_order_for_the_same_seed():
+    order = []
+    variants = {n: (lambda n=n: order.append(n) or 1.0) for n in "abc"}
+    S.interleaved(variants, repeats=3, seed=7)
+    first, order[:] = list(order), []
+    S.interleaved(variants, repeats=3, seed=7)
+    assert order == first and sorted(first) == sorted("abc" * 3)
+
+
+# --- launching torchrun -----------------------------------------------------------------------
+
+
+def test_commands_for_one_and_two_machines():
+    one = T.torchrun_command(["--parts", "train"], nproc=2, max_restarts=1, python="python")
+    assert "--standalone" in one and "--max-restarts=1" in one
+    two = T.two_machine_commands("10.0.0.1", 29500, nproc_per_node=4)
+    assert "--rdzv-endpoint=10.0.0.1:29500" in two and "--nnodes=2" in two
+    with pytest.raises(ValueError, match="rdzv_endpoint"):
+        T.torchrun_command([], nproc=1, nnodes=2)
+
+
+def test_a_run_past_its_timeout_is_killed_with_its_children(tmp_path):
+    marker = tmp_path / "child.pid"
+    code = (
+        "import subprocess, sys, time; "
+        "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
+        f"open({str(marker)!r}, 'w').write(str(c.pid)); time.sleep(60)"
+    )
+    run = T.Running([sys.executable, "-c", code], T.worker_env(), timeout=3, out=None).wait()
+    assert run.timed_out and not run.ok
+    with pytest.raises(T.LaunchFailed, match="ran past its timeout"):
+        run.check()
+    child = Path(f"/proc/{int(marker.read_text())}/status")
+    time.sleep(0.2)  # the grandchild died with its process group (or is a zombie, not running)
+    assert not child.exists() or "(zombie)" in child.read_text()
+
+
+def test_a_failed_run_shows_its_last_lines():
+    run = T.Launch(["python", "x.py"], 1, "one\ntwo\nBoom", 0.1)
+    with pytest.raises(T.LaunchFailed, match="(?s)exited with 1.*Boom"):
+        run.check()
+    assert run.lines("Boom") == ["Boom"]
+
+
+# --- the real thing: torchrun, gloo, DDP ----------------------------------------------------
+
+TRAIN = {"rows": 256, "widths": (8, 16, 3), "batch": 8, "lr": 0.05}
+
+
+def _train_args(steps: int, parts: str = "train", **extra) -> list[str]:
+    args = ["--parts", parts, "--steps", str(steps), "--every", "4"]
+    args += ["--rows", str(TRAIN["rows"]), "--widths", ",".join(map(str, TRAIN["widths"]))]
+    args += ["--batch", str(TRAIN["batch"]), "--lr", str(TRAIN["lr"])]
+    return args + [f"--{k.replace('_', '-')}={v}" for k, v in extra.items()]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_two_nodes_on_localhost_train_like_one_process_with_the_combined_batch(tmp_path):
+    """Two torchrun "machines" (one process each) meet through a c10d rendezvous on a port the OS
+    handed out; DDP with batch B per rank ends where one process with batch 2B ends."""
+    steps, port = 12, T.free_port()
+    args = _train_args(steps, parts="hello,sampler,bytes,train")
+    nodes = [
+        T.start(args, nproc=1, out=tmp_path if i == 0 else tmp_path / f"node{i}", timeout=180,
+                nnodes=2, rdzv_endpoint=f"127.0.0.1:{port}", rdzv_id=f"test-{port}")
+        for i in range(2)
+    ]  # fmt: skip
+    runs = [node.wait() for node in nodes]
+    for run in runs:
+        assert run.ok, run.output[-3000:]
+    results = {}  # rank 0 wrote them, on whichever node it landed
+    for folder in (tmp_path, tmp_path / "node1"):
+        for part in ("hello", "sampler", "bytes", "train"):
+            if (folder / f"{part}.json").is_file():
+                results[part] = json.loads((folder / f"{part}.json").read_text())
+    final = next(f for f in (tmp_path, tmp_path / "node1") if (f / "final.pt").is_file())
+
+    hello = results["hello"]
+    assert sorted(r["rank"] for r in hello["ranks"]) == [0, 1]
+    assert {r["world_size"] for r in hello["ranks"]} == {2} and hello["all_reduce"] == 3
+    assert {r["local_rank"] for r in hello["ranks"]} == {0}  # one process per "machine"
+    assert results["sampler"]["ranks"][1]["in order"] == D.sampler_rows(5, 2, 1)
+    assert (
+        results["bytes"]["groups"]["2"]["bytes_per_rank"] == [results["bytes"]["tensor_bytes"]] * 2
+    )
+    X, y = D.make_data(TRAIN["rows"], TRAIN["widths"][0], TRAIN["widths"][-1])
+    common = {"batch": TRAIN["batch"], "steps": steps, "lr": TRAIN["lr"]}
+    reference = D.reference_weights(TRAIN["widths"], X, y, world_size=2, **common)
+    ddp = D.load_checkpoint(final / "final.pt")
+    assert D.max_difference(ddp, reference) < 1e-5  # float32 sums in another order
+    alone = D.reference_weights(TRAIN["widths"], X, y, world_size=1, **common)
+    assert D.max_difference(ddp, alone) > 1e-3  # the check can fail: batch B alone differs
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_killed_worker_restarts_and_ends_with_the_undisturbed_weights(tmp_path):
+    """From the same checkpoint, one run is left alone and in the other rank 1 is killed
+    (SIGKILL) at step 10; torchrun --max-restarts=1 restarts both workers, which resume from rank
+    0's latest checkpoint (step 8) and must end with exactly the same weights."""
+    model = D.make_model(TRAIN["widths"])
+    optimizer = D.make_optimizer(model, TRAIN["lr"])
+    X, y = D.make_data(TRAIN["rows"], TRAIN["widths"][0], TRAIN["widths"][-1])
+    for step in range(2):  # a checkpoint with momentum in it, as training would leave
+        rows = D.rank_rows(TRAIN["rows"], 1, 0, step, TRAIN["batch"])
+        D.sgd_step(model, optimizer, X[rows], y[rows])
+    start = {"step": 2, "model": model.state_dict(), "optimizer": optimizer.state_dict()}
+    for name in ("calm", "killed"):
+        D.save_checkpoint(tmp_path / name / "checkpoints" / "latest.pt", start)
+
+    calm = T.start(_train_args(14), nproc=2, out=tmp_path / "calm", timeout=200)
+    killed = T.start(_train_args(14, fail_at=10), nproc=2, out=tmp_path / "killed",
+                     timeout=200, max_restarts=1)  # fmt: skip
+    calm, killed = calm.wait(), killed.wait()
+    assert calm.ok, calm.output[-3000:]
+    assert killed.ok, killed.output[-3000:]
+    assert killed.lines("killed at step 10"), killed.output[-3000:]
+    attempts = [json.loads(line) for line in (tmp_path / "killed" / "attempts.jsonl").open()]
+    assert attempts == [{"restart": 0, "resumed_from": 2}, {"restart": 1, "resumed_from": 8}]
+    a = D.load_checkpoint(tmp_path / "calm" / "final.pt")
+    b = D.load_checkpoint(tmp_path / "killed" / "final.pt")
+    assert D.max_difference(a, b) == 0  # bit for bit
+
+
+def test_the_script_refuses_unknown_parts(capsys):
+    from helpers import ddp_train
+
+    with pytest.raises(SystemExit):
+        ddp_train.arguments(["--out", "x", "--parts", "train,magic"])
+    assert "unknown parts ['magic']" in capsys.readouterr().err
