@@ -143,3 +143,12 @@ def test_lesson_cells_are_short_and_findings_are_prose(path):
         assert len(source.splitlines()) <= 30, f"cell {index} has {len(source.splitlines())} lines"
         hidden = cell["metadata"].get("jupyter", {}).get("source_hidden", False)
         assert hidden or "display(Markdown(" not in source, f"cell {index}: use say(...)"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.name for p in LESSONS])
+def test_every_lesson_asks_learners_to_predict_before_they_run(path):
+    """At least three predict-then-run moments per lesson, each a Markdown cell tagged predict."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    questions = [c for c in cells if "predict" in c.get("metadata", {}).get("tags", [])]
+    assert len(questions) >= 3, f"{len(questions)} predict-then-run moments"
+    assert all(c["cell_type"] == "markdown" for c in questions)
