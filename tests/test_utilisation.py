@@ -193,3 +193,10 @@ def test_busy_verdict_reads_both_figures(busy, mfu, ending):
     text = utilisation.busy_verdict("x", busy, mfu, "kernel")
     assert text.endswith(ending) and "kernels were running" in text
     assert "operators were computing" in utilisation.busy_verdict("x", busy, mfu, "operator")
+
+
+def test_step_utilisation_reports_three_figures_on_the_cpu():
+    figures = utilisation.step_utilisation((4, 8, 3), 64, device="cpu", peak=1e12, steps=3)
+    assert set(figures) == {"device busy share", "MFU", "ms per step"}
+    assert 0 < figures["device busy share"] <= 1
+    assert 0 < figures["MFU"] < 1 and figures["ms per step"] > 0

@@ -102,6 +102,9 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day07_batches":           ((256, 1024, 4096, 16384),   (256, 1024)),
     "day07_steps":             (200,                        20),
     "day07_repeats":           (3,                          2),
+    "day07_wide_rows":         (4096,                       1024),
+    "day07_tuning_epochs":     (300,                        60),
+    "day07_max_epochs":        (3000,                       600),
     # Day 8: the DDP training run (rows, network, rows per rank per step, steps, checkpoints);
     # the fault demo's extra steps; all-reduce sizes in bytes (4 B to 64 MiB); the small and wide
     # networks whose steps are split into compute and communication, their rows per rank, steps

@@ -363,8 +363,15 @@ def join(backend: str, device: torch.device) -> None:
     )
 
 
-RUN = {"hello": hello, "sampler": sampler, "train": train, "ring": ring, "bytes": count_bytes,
-       "split": split, "fsdp": fsdp}  # fmt: skip
+RUN = {
+    "hello": hello,
+    "sampler": sampler,
+    "train": train,
+    "ring": ring,
+    "bytes": count_bytes,
+    "split": split,
+    "fsdp": fsdp,
+}
 
 
 def main(argv: list[str] | None = None) -> None:

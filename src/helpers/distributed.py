@@ -314,9 +314,18 @@ class SendCounter:
 
 
 _COLLECTIVES = (
-    "all_reduce", "reduce", "all_gather", "all_gather_into_tensor", "reduce_scatter",
-    "reduce_scatter_tensor", "broadcast", "gather", "scatter", "all_to_all", "all_to_all_single",
-)  # fmt: skip
+    "all_reduce",
+    "reduce",
+    "all_gather",
+    "all_gather_into_tensor",
+    "reduce_scatter",
+    "reduce_scatter_tensor",
+    "broadcast",
+    "gather",
+    "scatter",
+    "all_to_all",
+    "all_to_all_single",
+)
 
 
 @contextlib.contextmanager

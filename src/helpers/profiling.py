@@ -148,9 +148,13 @@ def timeline(
             kind = "operator" if _computes(event) else None
         if kind is not None:
             rows.append(
-                {"name": event.name, "kind": kind,
-                 "start_us": event.time_range.start, "end_us": event.time_range.end}
-            )  # fmt: skip
+                {
+                    "name": event.name,
+                    "kind": kind,
+                    "start_us": event.time_range.start,
+                    "end_us": event.time_range.end,
+                }
+            )
     events = pd.DataFrame(rows, columns=["name", "kind", "start_us", "end_us"])
     if len(events):
         first = events["start_us"].min()
@@ -191,8 +195,9 @@ def draw_timeline(events: pd.DataFrame, ax=None, title: str = "timeline"):
     phases = list(dict.fromkeys(events.loc[events["kind"] == "phase", "name"]))
     for row, kind in enumerate(reversed(kinds)):
         chosen = events[events["kind"] == kind]
-        for name, start, end in zip(chosen["name"], chosen["start_us"], chosen["end_us"],
-                                    strict=True):  # fmt: skip
+        for name, start, end in zip(
+            chosen["name"], chosen["start_us"], chosen["end_us"], strict=True
+        ):
             colour = colours[phases.index(name) % len(colours)] if kind == "phase" else "0.25"
             ax.broken_barh([(start, end - start)], (row - 0.4, 0.8), color=colour)
     for index, name in enumerate(phases):

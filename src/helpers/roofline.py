@@ -208,8 +208,14 @@ def draw(roof: Roof, workloads: Sequence[Workload], ax=None, share: float = 0.25
     markers = {"compute-bound": "s", "bandwidth-bound": "^", "overhead-bound": "o"}
     for work in workloads:
         found = regime(work, roof, share)
-        ax.scatter(work.intensity, work.achieved, s=60, marker=markers[found], zorder=3,
-                   label=f"{work.name} ({found})")  # fmt: skip
+        ax.scatter(
+            work.intensity,
+            work.achieved,
+            s=60,
+            marker=markers[found],
+            zorder=3,
+            label=f"{work.name} ({found})",
+        )
     ax.set(
         xscale="log",
         yscale="log",

@@ -7,7 +7,7 @@ a few network widths; :func:`takeoff` and :func:`crossover` find, from the data,
 starts to dominate the overhead and where one device overtakes another.
 
 The reference GPU curve shown to learners without a GPU is written by
-``python -m helpers takeoff --out data/gpu_reference.json`` on a machine with one.
+``python -m helpers gpu-check`` on a machine with one (copied to ``data/gpu_reference.json``).
 """
 
 from __future__ import annotations
@@ -251,13 +251,6 @@ def training_estimate(
     }
 
 
-def save_reference(table: pd.DataFrame, path: Path = GPU_REFERENCE) -> Path:
-    """Store a measured sweep with the card of the machine that measured it."""
-    payload = {"card": card(), "points": table.to_dict(orient="records")}
-    path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-    return path
-
-
 def load_reference(path: Path = GPU_REFERENCE) -> tuple[dict, pd.DataFrame] | None:
     """The stored reference GPU sweep as ``(card, table)``, or ``None`` when there is none."""
     if not path.is_file():
@@ -268,5 +261,5 @@ def load_reference(path: Path = GPU_REFERENCE) -> tuple[dict, pd.DataFrame] | No
     except (ValueError, KeyError) as err:
         raise ValueError(
             f"{path} is not a reference sweep ({err}); re-measure it with "
-            "`python -m helpers takeoff --out data/gpu_reference.json` on a GPU machine."
+            "`python -m helpers gpu-check --out DIR` on a GPU machine and copy DIR/gpu_reference.json."
         ) from None

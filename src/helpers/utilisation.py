@@ -251,3 +251,34 @@ def busy_verdict(name: str, busy: float, mfu: float, kind: str) -> str:
         idle = "busy, yet the arithmetic units mostly idle (each small operation pays its overhead)"
         return f"{head}: {idle}."
     return f"{head}: busy, and much of that time is real arithmetic."
+
+
+def step_utilisation(
+    widths: tuple[int, ...], rows: int, *, device: torch.device | str, peak: float, steps: int = 20
+) -> dict[str, float]:
+    """How busy one full-batch SGD step of an ``mlp(widths)`` on ``rows`` random rows keeps
+    ``device``: the device's busy share (GPU kernels running, from the profiler; on a CPU, time
+    inside computing operators), the model FLOP utilisation against ``peak`` FLOP/s, and the
+    median milliseconds per step. Days 7 and the GPU check use it."""
+    from helpers.models import mlp
+    from helpers.profiling import covered, timeline
+    from helpers.takeoff import flops_per_step
+    from helpers.timing import measure
+    from helpers.training import sgd_step
+
+    device = torch.device(device)
+    torch.manual_seed(0)
+    model = mlp(widths).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    X = torch.randn(rows, widths[0], device=device)
+    y = torch.randint(0, widths[-1], (rows,), device=device)
+    kind = "kernel" if device.type == "cuda" else "operator"
+    events = timeline(
+        lambda: [sgd_step(model, optimizer, X, y) for _ in range(steps)], device=device
+    )
+    seconds = measure(lambda: sgd_step(model, optimizer, X, y), device=device, repeats=15).median
+    return {
+        "device busy share": covered(events, kind),
+        "MFU": flops_per_step(widths, rows) / seconds / peak,
+        "ms per step": seconds * 1e3,
+    }

@@ -78,26 +78,10 @@ def release(args: argparse.Namespace) -> int:
     return 0
 
 
-def takeoff(args: argparse.Namespace) -> int:
-    from helpers import paths, takeoff
-    from helpers.device import DeviceUnavailableError, get_device
+def gpu_check(args: argparse.Namespace) -> int:
+    from helpers.course.gpu_check import gpu_check
 
-    try:
-        device = get_device(args.device)
-    except DeviceUnavailableError as err:
-        return _error(str(err))
-    out = args.out or paths.GPU_REFERENCE
-    if device.type == "cpu" and out.resolve() == paths.GPU_REFERENCE.resolve():
-        return _error(
-            f"{out} holds the reference *GPU* curve, and this would measure the CPU. Run it on a "
-            "machine with a GPU, or pass --out somewhere else to keep a CPU sweep."
-        )
-    rows = [10**k for k in range(2, 5 if args.fast else 7)]
-    print(f"Measuring time per step on {device} for rows {rows}...")
-    table = takeoff.sweep(takeoff.MODELS, rows, device=device, repeats=2 if args.fast else 5)
-    print(table[["model", "rows", "seconds"]].to_string(index=False))
-    print(f"wrote {takeoff.save_reference(table, out)}")
-    return 0
+    return gpu_check(args.out, notebooks=args.notebooks, fast=args.fast)
 
 
 def grade(args: argparse.Namespace) -> int:
@@ -160,7 +144,8 @@ def parser() -> argparse.ArgumentParser:
     commands = main.add_subparsers(dest="command", required=True, metavar="command")
 
     def command(func, text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(func.__name__, help=text, description=text)
+        name = func.__name__.replace("_", "-")
+        sub = commands.add_parser(name, help=text, description=text)
         sub.set_defaults(func=func)
         return sub
 
@@ -178,9 +163,9 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--check", action="store_true", help="only report out-of-date copies")
     sub.add_argument("--force", action="store_true", help="overwrite answered copies (backup)")
 
-    sub = command(takeoff, "measure day 6's time-per-step sweep (the GPU reference curve)")
-    sub.add_argument("--device", default=None, help="device to measure (default: the best)")
-    sub.add_argument("--out", type=Path, default=None, help="where to write the sweep (JSON)")
+    sub = command(gpu_check, "measure the lessons on an NVIDIA GPU (the course's GPU reference)")
+    sub.add_argument("--out", type=Path, required=True, help="folder for gpu_reference.json")
+    sub.add_argument("--notebooks", action="store_true", help="also run every lesson (fast mode)")
     sub.add_argument("--fast", action="store_true", help="small sizes, to try the command")
 
     sub = command(grade, "grade a folder of submitted homework (make grade)")

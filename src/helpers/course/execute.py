@@ -77,6 +77,7 @@ def execute(
         timeout=cell_timeout,
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
+        shutdown_kernel="immediate",  # a graceful shutdown can wait on leftover threads
     )
     start = time.perf_counter()
     error = None
