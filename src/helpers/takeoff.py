@@ -22,7 +22,6 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from helpers.hardware import card
 from helpers.models import mlp
 from helpers.paths import GPU_REFERENCE
 from helpers.timing import measure
