@@ -260,5 +260,6 @@ def load_reference(path: Path = GPU_REFERENCE) -> tuple[dict, pd.DataFrame] | No
     except (ValueError, KeyError) as err:
         raise ValueError(
             f"{path} is not a reference sweep ({err}); re-measure it with "
-            "`python -m helpers gpu-check --out DIR` on a GPU machine and copy DIR/gpu_reference.json."
+            "`python -m helpers gpu-check --out DIR` on a GPU machine, then copy "
+            "DIR/gpu_reference.json here."
         ) from None
