@@ -48,11 +48,10 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import os
+import multiprocessing
 import platform
 import re
 import subprocess
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -145,34 +144,38 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+_JUDGES = None
+
+
+def _judges():
+    """Where judges come from: processes forked from a server that has already imported
+    PyTorch and the judge, so each starts at once and shares no state with another."""
+    global _JUDGES
+    if _JUDGES is None:
+        _JUDGES = multiprocessing.get_context("forkserver")
+        _JUDGES.set_forkserver_preload(["torch", "numpy", "pandas", "helpers.course.judge"])
+    return _JUDGES
+
+
 def _run_judge(job: dict, limits: Limits) -> list[Outcome]:
     """Run the judge in a fresh process, in a private folder the sandbox never sees."""
+    from helpers.course.judge import run_job
+
     with tempfile.TemporaryDirectory(prefix="course-judge-") as private:
         folder = Path(private)
         (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        env = {
-            **os.environ,
-            "COURSE_ROOT": str(paths.ROOT),
-            "COURSE_FAST": "1",
-            "OMP_NUM_THREADS": "1",
-            "MPLBACKEND": "Agg",
-        }
-        command = [sys.executable, "-m", "helpers.course.judge", "job.json", "result.json"]
-        try:
-            done = subprocess.run(
-                command,
-                cwd=folder,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=limits.notebook_seconds + 120,
-            )
-        except subprocess.TimeoutExpired:
-            raise RuntimeError("the judge did not finish in time") from None
+        process = _judges().Process(target=run_job, args=(private,))
+        process.start()
+        process.join(limits.notebook_seconds + 120)
+        if process.is_alive():
+            process.kill()
+            process.join()
+            raise RuntimeError("the judge did not finish in time")
         result = folder / "result.json"
-        if done.returncode != 0 or not result.is_file():
-            tail = (done.stderr or "").strip().splitlines()[-1:] or ["no message"]
-            raise RuntimeError(f"the judge failed (exit {done.returncode}: {tail[0][:300]})")
+        if process.exitcode != 0 or not result.is_file():
+            error = folder / "error.txt"
+            why = error.read_text(encoding="utf-8") if error.is_file() else "no message"
+            raise RuntimeError(f"the judge failed (exit {process.exitcode}: {why})")
         return [Outcome.from_dict(o) for o in json.loads(result.read_text(encoding="utf-8"))]
 
 

@@ -1,7 +1,7 @@
 """The grader's judge: decides one submission's outcomes without ever running its code.
 
-``python -m helpers.course.judge JOB RESULT`` is started by :mod:`helpers.course.grading` once per
-submission. It walks the master notebook cell by cell:
+The grader starts :func:`run_job` in a fresh process once per submission (``python -m
+helpers.course.judge FOLDER`` does the same by hand). It walks the master notebook cell by cell:
 
 * set-up cells run here *and* in the runner (:mod:`helpers.course.sandbox`);
 * answer cells (the submission's) run only in the runner, each with the per-cell time limit;
@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import sys
 import time
 from pathlib import Path
+
+import torch
 
 from helpers.course.markers import hidden_lines
 from helpers.course.outcome import Check, Outcome
@@ -283,13 +286,31 @@ class Judge:
         return Check(step.text, "failed", reason, hidden=secret)
 
 
+JUDGE_ENV = {"COURSE_FAST": "1", "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
+
+
+def run_job(folder: str) -> None:
+    """Judge ``folder/job.json`` into ``folder/result.json`` (or the reason into ``error.txt``).
+
+    The grader runs it in a fresh process forked from a server that has already imported PyTorch,
+    so each submission's judge starts at once and shares nothing with the others.
+    """
+    os.chdir(folder)
+    os.environ.update(JUDGE_ENV)
+    torch.set_num_threads(1)
+    try:
+        job = json.loads(Path("job.json").read_text(encoding="utf-8"))
+        limits = job["limits"]
+        runner = Runner(sandboxed=job["sandbox"], memory_mb=limits["memory_mb"])  # starts at once
+        outcomes = Judge(job, runner).run()
+        Path("result.json").write_text(json.dumps([o.to_dict() for o in outcomes]), "utf-8")
+    except Exception as err:  # noqa: BLE001 - reported to the grader, which reports it
+        Path("error.txt").write_text(f"{type(err).__name__}: {err}"[:500], encoding="utf-8")
+        raise SystemExit(1) from None
+
+
 def main() -> int:
-    job_path, result_path = Path(sys.argv[1]), Path(sys.argv[2])
-    job = json.loads(job_path.read_text(encoding="utf-8"))
-    limits = job["limits"]
-    runner = Runner(sandboxed=job["sandbox"], memory_mb=limits["memory_mb"])  # starts at once
-    outcomes = Judge(job, runner).run()
-    result_path.write_text(json.dumps([o.to_dict() for o in outcomes]), encoding="utf-8")
+    run_job(sys.argv[1])
     return 0
 
 

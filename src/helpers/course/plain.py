@@ -20,7 +20,6 @@ import base64
 import math
 
 import numpy as np
-import pandas as pd
 import torch
 
 MAX_DEPTH = 32
@@ -125,16 +124,6 @@ def encode(value, depth: int = 0):
         return {"tensor": _tensor(value)}
     if isinstance(value, np.ndarray):
         return {"array": _array(value)}
-    if isinstance(value, pd.Index):
-        return {"pandas_index": _column(value.to_numpy(), depth)}
-    if isinstance(value, pd.DataFrame):
-        columns = [encode(c, depth + 1) for c in value.columns]
-        data = [_column(value[c].to_numpy(), depth) for c in value.columns]
-        index = _column(value.index.to_numpy(), depth)
-        return {"dataframe": {"columns": columns, "index": index, "data": data}}
-    if isinstance(value, pd.Series):
-        name, index = encode(value.name, depth + 1), _column(value.index.to_numpy(), depth)
-        return {"series": {"name": name, "index": index, "data": _column(value.to_numpy(), depth)}}
     if isinstance(value, torch.device):
         return {"device": str(value)}
     if isinstance(value, torch.dtype):
@@ -150,6 +139,25 @@ def encode(value, depth: int = 0):
         return {"tuple" if isinstance(value, tuple) else "set": items}
     if isinstance(value, dict):
         return {"dict": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+    if type(value).__module__.startswith("pandas"):
+        return _pandas(value, depth)
+    raise NotData(f"a {kind.__module__}.{kind.__qualname__}")
+
+
+def _pandas(value, depth: int):
+    import pandas as pd  # only when a value is pandas': the sandbox starts faster without it
+
+    if isinstance(value, pd.Index):
+        return {"pandas_index": _column(value.to_numpy(), depth)}
+    if isinstance(value, pd.DataFrame):
+        columns = [encode(c, depth + 1) for c in value.columns]
+        data = [_column(value[c].to_numpy(), depth) for c in value.columns]
+        index = _column(value.index.to_numpy(), depth)
+        return {"dataframe": {"columns": columns, "index": index, "data": data}}
+    if isinstance(value, pd.Series):
+        name, index = encode(value.name, depth + 1), _column(value.index.to_numpy(), depth)
+        return {"series": {"name": name, "index": index, "data": _column(value.to_numpy(), depth)}}
+    kind = type(value)
     raise NotData(f"a {kind.__module__}.{kind.__qualname__}")
 
 
@@ -213,6 +221,8 @@ def decode(data):
         return torch.device(str(body))
     if tag == "torch_dtype":
         return TENSOR_DTYPES[body]
+    if tag in ("pandas_index", "series", "dataframe"):
+        import pandas as pd
     if tag == "pandas_index":
         return pd.Index(_decode_column(body))
     if tag == "series":
