@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 
+import nbformat
 import pytest
 import yaml
 
@@ -14,11 +15,26 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from helpers.config import TESTED_TORCH
+from helpers.course import git
 from helpers.paths import ROOT
 
 ALLOWED_CELL_METADATA = {"tags", "slideshow", "nbgrader"}
 ALLOWED_NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
-NOTEBOOKS = sorted(ROOT.glob("notebooks/**/*.ipynb")) + sorted(ROOT.glob("instructor/**/*.ipynb"))
+
+
+def _notebooks():
+    """The course's notebooks: those git tracks or would add (not .ipynb_checkpoints/ copies)."""
+    if git.is_checkout():
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "--", "notebooks",
+             "instructor"], cwd=ROOT, capture_output=True, text=True, check=True,
+        ).stdout.splitlines()  # fmt: skip
+        return sorted({ROOT / name for name in listed if name.endswith(".ipynb")})
+    found = [*ROOT.glob("notebooks/**/*.ipynb"), *ROOT.glob("instructor/**/*.ipynb")]
+    return sorted(p for p in found if not any(part.startswith(".") for part in p.parts))
+
+
+NOTEBOOKS = _notebooks()
 CONDA_NAMES = {"pytorch": "torch"}  # conda-forge name -> PyPI name
 
 
@@ -73,7 +89,15 @@ def test_ci_runs_the_readme_commands():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
 def test_notebook_is_committed_clean(path):
-    nb = json.loads(path.read_text(encoding="utf-8"))
+    """What git holds (the index: what the next commit takes), not the working copy, which may
+    hold outputs: git's filter (`make install`) strips them on the way in."""
+    text = git.committed(path)
+    if text is None:  # not added yet, or not a git checkout: what would be committed as it is
+        text = path.read_text(encoding="utf-8")
+    nb = json.loads(text)
+    assert text == nbformat.writes(nbformat.reads(text, as_version=4)) + "\n", (
+        "not stored as nbformat writes it (plus a newline): write notebooks with nbformat"
+    )
     assert set(nb["metadata"]) <= ALLOWED_NOTEBOOK_METADATA, (
         "notebook metadata beyond the allow-list"
     )
@@ -83,7 +107,10 @@ def test_notebook_is_committed_clean(path):
         where = f"cell {index}"
         assert set(cell.get("metadata", {})) <= ALLOWED_CELL_METADATA, f"{where}: metadata"
         if cell["cell_type"] == "code":
-            assert cell["outputs"] == [], f"{where} has outputs: clear them before committing"
+            assert cell["outputs"] == [], (
+                f"{where} has outputs in git: run `python -m helpers git-filter` (make install "
+                "does) and `git add` the notebook again"
+            )
             assert cell["execution_count"] is None, f"{where} has an execution count"
 
 

@@ -72,6 +72,12 @@ EXECUTED = BUILD / "course"
 """``make course`` writes the executed lessons and masters here, with HTML copies."""
 RELEASE_BACKUPS = BUILD / "release-backup"
 GRADES = BUILD / "grades"
+BROWSER_TEST = BUILD / "browser-test"
+"""The browser test's screenshots."""
+LAB_CONFIG = BUILD / "jupyter-config"
+"""The course's JupyterLab defaults, written by ``make lab`` (see ``helpers.course.lab``)."""
+LAB_WORKSPACES = BUILD / "jupyter-workspaces"
+"""Where the course's JupyterLab keeps its layout (open tabs, panel sizes)."""
 
 
 def lessons() -> list[Path]:

@@ -25,25 +25,31 @@ def doctor(args: argparse.Namespace) -> int:
 
 def lab(args: argparse.Namespace) -> int:
     """Start JupyterLab on the course (this process becomes JupyterLab on Linux and macOS)."""
-    from helpers import paths
+    from helpers.course.lab import command
 
-    command = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        f"--ServerApp.root_dir={paths.ROOT}",
-        "--LabApp.default_url=/lab/tree/notebooks",
-        *args.extra,
-    ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers often run as root
-        command.append("--allow-root")
+    argv, env = command(args.extra)
     if os.name == "posix":  # become JupyterLab, so that Ctrl+C and signals reach it directly
-        os.execv(sys.executable, command)
+        os.execve(sys.executable, argv, env)
     try:
-        return subprocess.call(command)
+        return subprocess.call(argv, env=env)
     except KeyboardInterrupt:
         return 0
+
+
+def git_filter(args: argparse.Namespace) -> int:
+    from helpers.course import git
+
+    try:
+        written = git.install_filter()
+    except git.GitFilterError as err:
+        if not git.is_checkout():  # a download, not a clone: nothing to keep clean
+            print(f"Nothing to do: {err}")
+            return 0
+        return _error(str(err))
+    for key, value in written.items():
+        print(f"git config {key} {value}")
+    print("Notebook outputs now stay in your working copy and out of git's commits.")
+    return 0
 
 
 def course(args: argparse.Namespace) -> int:
@@ -148,12 +154,14 @@ def parser() -> argparse.ArgumentParser:
     commands = main.add_subparsers(dest="command", required=True, metavar="command")
 
     def command(func, text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(func.__name__, help=text, description=text)
+        name = func.__name__.replace("_", "-")
+        sub = commands.add_parser(name, help=text, description=text)
         sub.set_defaults(func=func)
         return sub
 
     command(doctor, "check this setup and say how to fix what is off (make doctor)")
-    command(lab, "open JupyterLab on the course (make lab); other options go to jupyter lab")
+    command(lab, "open JupyterLab on the course, at day 0 (make lab); more options: jupyter lab's")
+    command(git_filter, "keep notebook outputs out of git commits in this clone (make install)")
 
     sub = command(
         course, "execute every notebook into build/course/ with HTML copies (make course)"
