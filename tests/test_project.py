@@ -121,6 +121,25 @@ def test_lessons_link_to_their_homework():
             assert f"]({homework})" in path.read_text(), f"{path.name} should link to {homework}"
 
 
+LESSONS = sorted((ROOT / "notebooks").glob("day*.ipynb"))
+# Being rewritten elsewhere: it gets its `readable_tables()` line with that rewrite.
+TABLES_PENDING = {"day05_logging_frequency.ipynb"}
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.name for p in LESSONS])
+def test_lessons_that_show_tables_use_the_one_table_setting(path):
+    """helpers.show.readable_tables(): text in tables wraps and is never cut, in every lesson."""
+    if path.name in TABLES_PENDING:
+        pytest.skip(f"{path.name} is being rewritten; it calls readable_tables() after that")
+    nb = nbformat.read(path, as_version=4)
+    cells = [c.source for c in nb.cells if c.cell_type == "code"]
+    tables = [i for i, c in enumerate(cells) if "pd." in c or ".to_frame()" in c]
+    if not tables:
+        return
+    calls = [i for i, c in enumerate(cells) if "\nreadable_tables()\n" in f"\n{c}\n"]
+    assert calls and calls[0] <= tables[0], "call readable_tables() before the first table"
+
+
 def test_lessons_carry_their_day_and_title():
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
         course = json.loads(path.read_text())["metadata"]["course"]

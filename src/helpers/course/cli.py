@@ -17,6 +17,16 @@ def _error(message: str) -> int:
     return 1
 
 
+def _shown(path: Path) -> Path:
+    """A path as the course folder sees it (relative to it, when it is inside)."""
+    from helpers import paths
+
+    try:
+        return path.resolve().relative_to(paths.ROOT)
+    except ValueError:
+        return path
+
+
 def doctor(args: argparse.Namespace) -> int:
     from helpers.course.doctor import doctor
 
@@ -70,16 +80,20 @@ def release(args: argparse.Namespace) -> int:
 
     try:
         if args.check:
-            stale = release.out_of_date()
-            for path in stale:
-                print(f"out of date: {path.relative_to(paths.ROOT)} (run `make student`)")
-            print("Student versions are current." if not stale else "")
-            return 1 if stale else 0
+            found = release.check()
+            for item in found:
+                if item.state != "current":
+                    print(f"{item.state}: {_shown(item.path)}: {item.advice}")
+            if all(item.state == "current" for item in found):
+                print("Student versions are current.")
+            elif all(item.ok for item in found):
+                print("Student versions are current (answered ones included).")
+            return 0 if all(item.ok for item in found) else 1
         written = release.release(force=args.force)
     except (HomeworkFormatError, FileExistsError, FileNotFoundError) as err:
         return _error(str(err))
     for path in written:
-        print(f"wrote {path.relative_to(paths.ROOT)}")
+        print(f"wrote {_shown(path)}")
     print(f"{len(paths.masters())} master(s), {len(written)} student version(s) updated.")
     return 0
 
