@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from helpers import paths
@@ -87,8 +88,8 @@ def install_filter(root: Path | None = None, python: str | Path | None = None) -
     if not is_checkout(root):
         raise GitFilterError(f"{root} is not a git checkout: there are no commits to keep clean.")
     python = python or sys.executable
-    probe = subprocess.run([str(python), "-c", "import nbstripout"], capture_output=True)
-    if probe.returncode != 0:
+    found = "import importlib.util, sys; sys.exit(importlib.util.find_spec('nbstripout') is None)"
+    if subprocess.run([str(python), "-c", found], capture_output=True).returncode != 0:
         raise GitFilterError(
             f"nbstripout is not installed for {python}; run `make install` "
             "(or `python -m pip install nbstripout`) first."
@@ -135,16 +136,29 @@ def refresh(path: Path, root: Path | None = None) -> bool:
     return _git(root, "update-index", "--", relative).returncode == 0
 
 
-def after_save(model: dict, os_path: str, contents_manager=None, **_) -> None:
+_refreshing = threading.Lock()
+
+
+def after_save(model: dict, os_path: str, contents_manager=None, **_) -> threading.Thread | None:
     """JupyterLab's post-save hook (``make lab`` sets it): :func:`refresh` a saved notebook.
 
-    Saving must never fail because of git, so any problem is only logged.
+    The filter takes a few seconds (nbstripout imports nbformat), so it runs in a thread of its
+    own and JupyterLab goes on serving kernels meanwhile; the thread is not a daemon, so a server
+    that stops waits for it. Saving must never fail because of git: problems are only logged.
+    Returns the thread (for tests), or None when there is nothing to do.
     """
     if model.get("type") != "notebook":
-        return
-    try:
-        if is_checkout() and filter_installed():
-            refresh(Path(os_path))
-    except Exception as err:  # noqa: BLE001 - a save hook must not break saving
-        if contents_manager is not None:
-            contents_manager.log.warning("git refresh after saving %s failed: %s", os_path, err)
+        return None
+
+    def work() -> None:
+        try:
+            with _refreshing:
+                if is_checkout() and filter_installed():
+                    refresh(Path(os_path))
+        except Exception as err:  # noqa: BLE001 - a save hook must not break saving
+            if contents_manager is not None:
+                contents_manager.log.warning("git refresh after saving %s failed: %s", os_path, err)
+
+    thread = threading.Thread(target=work, name="git-refresh-after-save")
+    thread.start()
+    return thread

@@ -19,6 +19,7 @@ front, so a learner's own settings still win and nothing outside the course is c
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -54,9 +55,10 @@ def start() -> str:
 
 def write_first_layout(folder: Path) -> Path | None:
     """Write JupyterLab's default workspace into ``folder`` unless one is there already."""
-    from jupyterlab_server.workspaces_handler import WORKSPACE_EXTENSION, slugify
-
-    target = folder / f"{slugify('default')}{WORKSPACE_EXTENSION}"
+    # the file name jupyterlab_server gives the workspace "default" (its slugify; a test checks
+    # that JupyterLab reads this file); importing it here would cost make lab two seconds
+    signature = hashlib.sha256(b"default").hexdigest()[:4]
+    target = folder / f"default-{signature}.jupyterlab-workspace"
     if target.exists():
         return None
     folder.mkdir(parents=True, exist_ok=True)
