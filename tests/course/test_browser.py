@@ -4,7 +4,8 @@ driven by Playwright, a lesson presented as slides with jupyterlab-slideshow.
 One run of day 1, as an instructor gives it:
 
 1. open the lesson (the real one in ``notebooks/``); the file browser shows every lesson's name
-   in full; start the slides and run every cell: none fails;
+   in full, and the instructor guide names the slide commands as the extension does; start the
+   slides and run every cell: none fails;
 2. go forward slide by slide to the knob; it is a control (a slider and a *run* button), not
    text; change the slider, press *run*: the output shows the new setting (screenshots before and
    after pressing *run* in ``build/browser-test/``);
@@ -65,7 +66,8 @@ ERRORS = f"""() => {{
   }}
   return errors;
 }}"""
-SLIDES_ON = "() => document.querySelector('.jp-deck-mod-stop') !== null"  # the deck's stop button
+SLIDES_ON = "() => document.body.dataset.jpDeckMode === 'presenting'"
+GUIDE_COMMANDS = ["deck:toggle", "deck:start", "deck:stop"]  # the guide names them, in bold
 CUT_NAMES = """() => [...document.querySelectorAll('.jp-DirListing-itemText')]
   .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth).map(e => e.innerText)"""
 NEXT = "window.jupyterapp.commands.execute('deck:go', {direction: 'down', alternate: 'forward'})"
@@ -211,6 +213,11 @@ def present_in_browser(browser_path: str, folder: Path, shots: Path, env) -> Non
                 page.goto(f"http://127.0.0.1:{port}/lab/tree/{lesson}?token={token}")
                 page.wait_for_function(KERNEL_IDLE, timeout=120_000)
                 assert page.evaluate(CUT_NAMES) == [], "file names cut off in the file browser"
+                labels = page.evaluate(
+                    "ids => ids.map(id => window.jupyterapp.commands.label(id))", GUIDE_COMMANDS
+                )
+                guide = paths.GUIDE.read_text(encoding="utf-8")
+                assert all(label and f"**{label}**" in guide for label in labels), labels
 
                 page.evaluate("window.jupyterapp.commands.execute('deck:start')")
                 page.wait_for_function(SLIDES_ON, timeout=30_000)

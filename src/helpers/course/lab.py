@@ -6,15 +6,19 @@ What it sets, and why:
   there and from the course map);
 * no "get Jupyter news?" pop-up over the first output, and no update check (the room's machine
   may have no internet, and a lesson needs neither);
+* slides come from jupyterlab-slideshow, which keeps knobs live; jupyterlab-rise, which earlier
+  versions of the course installed, is switched off where it is still installed (its preview
+  shows widgets as text and saves the lesson first);
 * the file browser is wide enough for the lessons' names and shows names only (no date column):
   a first layout is written into the course's own workspace folder (``build/``), and JupyterLab
   remembers any change made to it from then on;
 * after every save, :func:`helpers.course.git.after_save` keeps a lesson saved with outputs from
   being listed by ``git status`` (the git filter keeps outputs out of commits).
 
-The file browser's default comes from a ``default_setting_overrides.json`` that JupyterLab reads
-from a folder on ``JUPYTER_CONFIG_PATH``: the course adds its own folder (under ``build/``) in
-front, so a learner's own settings still win and nothing outside the course is changed.
+The file browser's default comes from a ``default_setting_overrides.json``, and the switched-off
+extension from a ``page_config.json``, that JupyterLab reads from a folder on
+``JUPYTER_CONFIG_PATH``: the course adds its own folder (under ``build/``) in front, so a
+learner's own settings still win and nothing outside the course is changed.
 """
 
 from __future__ import annotations
@@ -34,6 +38,9 @@ DEFAULT_SETTINGS = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
 }
 
+
+# switched off in the course's JupyterLab, where an older setup still has it installed
+PAGE_CONFIG = {"disabledExtensions": {"jupyterlab-rise": True}}
 
 # JupyterLab's first layout: the left panel (file browser) wide enough for every lesson's name
 FIRST_LAYOUT = {
@@ -70,10 +77,14 @@ def write_settings() -> str:
     """Write the course's JupyterLab defaults; returns the folder to put on JUPYTER_CONFIG_PATH."""
     folder = paths.LAB_CONFIG / "labconfig"
     folder.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(DEFAULT_SETTINGS, indent=2) + "\n"
-    target = folder / "default_setting_overrides.json"
-    if not target.is_file() or target.read_text(encoding="utf-8") != text:
-        target.write_text(text, encoding="utf-8")
+    for name, content in (
+        ("default_setting_overrides.json", DEFAULT_SETTINGS),
+        ("page_config.json", PAGE_CONFIG),
+    ):
+        text = json.dumps(content, indent=2) + "\n"
+        target = folder / name
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
     return str(paths.LAB_CONFIG)
 
 

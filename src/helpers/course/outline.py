@@ -3,8 +3,8 @@
 From each lesson's ``course`` metadata (day, title, device, minutes) it writes
 
 * the navigation cell at the end of every lesson (previous, next, course map);
-* slide markers for RISE (``slideshow`` metadata on the title and section headings), so an
-  instructor can present a lesson as slides in JupyterLab;
+* slide markers (``slideshow`` metadata on the title and section headings), so an instructor can
+  present a lesson as slides in JupyterLab (jupyterlab-slideshow reads them);
 * the course map in the README, between the ``course-map:start`` and ``course-map:end`` comments;
 * with ``--timings build/course/timings.json`` (written by ``make course``), each lesson's minutes:
   its full-mode run time, rounded up.
