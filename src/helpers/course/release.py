@@ -23,6 +23,7 @@ from helpers.course.markers import (
     CELL_METADATA,
     END_HIDDEN,
     END_SOLUTION,
+    LANGUAGE_INFO,
     MANUAL_PLACEHOLDER,
     NOTEBOOK_METADATA,
     PLACEHOLDER,
@@ -40,6 +41,9 @@ def student_version(master: Homework) -> nbformat.NotebookNode:
     """The student version of a parsed master (a new notebook; the master is left as it is)."""
     nb = copy.deepcopy(master.notebook)
     nb.metadata = {k: v for k, v in nb.metadata.items() if k in NOTEBOOK_METADATA}
+    if "language_info" in nb.metadata:  # a master that was run and saved holds more
+        info = nb.metadata["language_info"]
+        nb.metadata["language_info"] = {k: info[k] for k in LANGUAGE_INFO if k in info}
     for cell in nb.cells:
         cell.metadata = {k: v for k, v in cell.metadata.items() if k in CELL_METADATA}
         lines = cell.source.splitlines()
