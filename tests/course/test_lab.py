@@ -79,6 +79,8 @@ def test_lab_command_names_each_option_once_and_keeps_jupyter_s_own_settings(tmp
     argv, env = lab.command(["--port=9999", f"--LabApp.workspaces_dir={tmp_path}"])
     options = [a.split("=", 1)[0] for a in argv if a.startswith("--")]
     assert len(options) == len(set(options)), options
+    assert f"--LabApp.workspaces_dir={tmp_path}" in argv  # yours win over the course's
+    assert "--LabApp.news_url=None" in lab.command(["--LabApp.default_url=/lab"])[0]
     assert f"--LabApp.default_url=/lab/tree/{lab.start()}" in argv
     assert lab.start() == "notebooks/day00_setup.ipynb"
     assert "--LabApp.news_url=None" in argv

@@ -89,31 +89,29 @@ def write_settings() -> str:
 
 
 def command(extra: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
-    """The ``jupyter lab`` command line and environment that ``make lab`` runs."""
+    """The ``jupyter lab`` command line and environment that ``make lab`` runs.
+
+    An option in ``extra`` replaces the course's own of the same name: JupyterLab given an option
+    twice silently drops others (seen with ``--LabApp.workspaces_dir``).
+    """
     extra = list(extra or [])
-    config = write_settings()
-    option = "--LabApp.workspaces_dir="
-    given = [a.removeprefix(option) for a in extra if a.startswith(option)]
-    workspaces = Path(given[-1]) if given else paths.LAB_WORKSPACES
+    given = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in extra if "=" in a}
+    workspaces = Path(given.get("--LabApp.workspaces_dir", paths.LAB_WORKSPACES))
     write_first_layout(workspaces)
-    if not given:
-        extra.insert(0, f"{option}{workspaces}")
+    course = {
+        "--ServerApp.root_dir": str(paths.ROOT),
+        "--LabApp.default_url": f"/lab/tree/{start()}",
+        "--LabApp.news_url": "None",
+        "--LabApp.check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
+        "--LabApp.workspaces_dir": str(workspaces),
+        "--FileContentsManager.post_save_hook": "helpers.course.git.after_save",
+    }
+    options = [f"{key}={value}" for key, value in course.items() if key not in given]
     env = dict(os.environ)
     env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
-        p for p in (config, env.get("JUPYTER_CONFIG_PATH", "")) if p
+        p for p in (write_settings(), env.get("JUPYTER_CONFIG_PATH", "")) if p
     )
-    argv = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        f"--ServerApp.root_dir={paths.ROOT}",
-        f"--LabApp.default_url=/lab/tree/{start()}",
-        "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--FileContentsManager.post_save_hook=helpers.course.git.after_save",
-        *extra,
-    ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers often run as root
-        argv.append("--allow-root")
+    argv = [sys.executable, "-m", "jupyter", "lab", *options, *extra]
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in extra:
+        argv.append("--allow-root")  # containers often run as root
     return argv, env
