@@ -1,5 +1,5 @@
 # The course's commands. Each sets up .venv by itself when it is missing or out of date.
-#   make lab      open JupyterLab on the course
+#   make lab      open JupyterLab on the course, at day 0
 #   make test     run every test, including every notebook in fast mode
 #   make course   execute every notebook in full mode into build/course/ (with HTML copies)
 #   make student  write the student versions of the homework masters into notebooks/homework/
@@ -17,7 +17,7 @@ STAMP := $(VENV)/.installed
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Also: make install (reinstall, e.g. with another TORCH_SPEC), doctor, lint, clean"
+	@echo "Also: make install (reinstall, e.g. with another TORCH_SPEC; sets up git's notebook filter), doctor, lint, clean"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -25,6 +25,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 	$(PY) -m pip install -e ".[dev]"
+	$(PY) -m helpers git-filter
 	@touch $(STAMP)
 
 install:

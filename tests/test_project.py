@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 
+import nbformat
 import pytest
 import yaml
 
@@ -14,11 +15,26 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from helpers.config import TESTED_TORCH
+from helpers.course import git
 from helpers.paths import ROOT
 
 ALLOWED_CELL_METADATA = {"tags", "slideshow", "nbgrader", "jupyter"}  # jupyter: source_hidden
 ALLOWED_NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
-NOTEBOOKS = sorted(ROOT.glob("notebooks/**/*.ipynb")) + sorted(ROOT.glob("instructor/**/*.ipynb"))
+
+
+def _notebooks():
+    """The course's notebooks: those git tracks or would add (not .ipynb_checkpoints/ copies)."""
+    if git.is_checkout():
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "--", "notebooks",
+             "instructor"], cwd=ROOT, capture_output=True, text=True, check=True,
+        ).stdout.splitlines()  # fmt: skip
+        return sorted({ROOT / name for name in listed if name.endswith(".ipynb")})
+    found = [*ROOT.glob("notebooks/**/*.ipynb"), *ROOT.glob("instructor/**/*.ipynb")]
+    return sorted(p for p in found if not any(part.startswith(".") for part in p.parts))
+
+
+NOTEBOOKS = _notebooks()
 CONDA_NAMES = {"pytorch": "torch"}  # conda-forge name -> PyPI name
 
 
@@ -73,7 +89,15 @@ def test_ci_runs_the_readme_commands():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
 def test_notebook_is_committed_clean(path):
-    nb = json.loads(path.read_text(encoding="utf-8"))
+    """What git holds (the index: what the next commit takes), not the working copy, which may
+    hold outputs: git's filter (`make install`) strips them on the way in."""
+    text = git.committed(path)
+    if text is None:  # not added yet, or not a git checkout: what would be committed as it is
+        text = path.read_text(encoding="utf-8")
+    nb = json.loads(text)
+    assert text == nbformat.writes(nbformat.reads(text, as_version=4)) + "\n", (
+        "not stored as nbformat writes it (plus a newline): write notebooks with nbformat"
+    )
     assert set(nb["metadata"]) <= ALLOWED_NOTEBOOK_METADATA, (
         "notebook metadata beyond the allow-list"
     )
@@ -84,7 +108,10 @@ def test_notebook_is_committed_clean(path):
         assert set(cell.get("metadata", {})) <= ALLOWED_CELL_METADATA, f"{where}: metadata"
         assert set(cell.get("metadata", {}).get("jupyter", {})) <= {"source_hidden"}, where
         if cell["cell_type"] == "code":
-            assert cell["outputs"] == [], f"{where} has outputs: clear them before committing"
+            assert cell["outputs"] == [], (
+                f"{where} has outputs in git: run `python -m helpers git-filter` (make install "
+                "does) and `git add` the notebook again"
+            )
             assert cell["execution_count"] is None, f"{where} has an execution count"
 
 
@@ -93,6 +120,21 @@ def test_lessons_link_to_their_homework():
         homework = f"homework/day{path.name[3:5]}_homework.ipynb"
         if (ROOT / "notebooks" / homework).exists():
             assert f"]({homework})" in path.read_text(), f"{path.name} should link to {homework}"
+
+
+LESSONS = sorted((ROOT / "notebooks").glob("day*.ipynb"))
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.name for p in LESSONS])
+def test_lessons_that_show_tables_use_the_one_table_setting(path):
+    """helpers.show.readable_tables(): text in tables wraps and is never cut, in every lesson."""
+    nb = nbformat.read(path, as_version=4)
+    cells = [c.source for c in nb.cells if c.cell_type == "code"]
+    tables = [i for i, c in enumerate(cells) if "pd." in c or ".to_frame()" in c]
+    if not tables:
+        return
+    calls = [i for i, c in enumerate(cells) if "\nreadable_tables()\n" in f"\n{c}\n"]
+    assert calls and calls[0] <= tables[0], "call readable_tables() before the first table"
 
 
 def test_lessons_carry_their_day_and_title():

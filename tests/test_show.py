@@ -1,6 +1,71 @@
-import pytest
+"""Findings and tables: say() and the one table setting every lesson uses."""
 
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+from IPython.core.formatters import DisplayFormatter
+
+from helpers import show
 from helpers.show import compare_guess, say
+
+LONG = "the name contains 'GeForce', a consumer (gaming) line sold for games, not servers"
+
+
+@pytest.fixture
+def shell(monkeypatch):
+    """A notebook's display machinery, without starting an IPython shell in the test process."""
+    fake = SimpleNamespace(display_formatter=DisplayFormatter())
+    monkeypatch.setattr("IPython.get_ipython", lambda: fake)
+    with pd.option_context("display.max_colwidth", 50):  # restored after the test
+        yield fake
+
+
+def test_pandas_alone_cuts_long_text():
+    with pd.option_context("display.max_colwidth", 50):
+        assert LONG not in pd.DataFrame({"why": [LONG]})._repr_html_()
+
+
+def test_readable_tables_shows_text_in_full_left_aligned_and_wrapping(shell):
+    show.readable_tables()
+    frame = pd.DataFrame({"tier": ["consumer"], "why": [LONG], "memory (GB)": [24]})
+    html = shell.display_formatter.format(frame)[0]["text/html"]
+    assert LONG in html
+    name = html.split('class="dataframe ', 1)[1].split('"', 1)[0]
+    # text columns 0 and 1 of 3, counted from the end of a row: 3rd and 2nd last; numbers alone
+    assert f".{name} tbody td:nth-last-child(3), .{name} tbody td:nth-last-child(2) {{" in html
+    assert "nth-last-child(1)" not in html
+    assert "text-align: left; white-space: normal" in html
+
+
+def test_an_index_spanning_rows_does_not_shift_the_columns():
+    frame = pd.DataFrame(
+        [("CPU", "name", "Xeon"), ("CPU", "cores", "2"), ("GPU", "none", LONG)],
+        columns=["section", "item", "value"],
+    ).set_index(["section", "item"])
+    html = show.table_html(frame)
+    assert 'rowspan="2"' in html  # the sparse index: fewer cells in some rows
+    assert "tbody td:nth-last-child(1)" in html  # so columns are counted from the end
+
+
+def test_tables_without_text_or_too_wide_are_left_as_pandas_shows_them():
+    numbers = pd.DataFrame({"a": [1.5], "b": [2]})
+    assert show.table_html(numbers) == numbers._repr_html_()
+    wide = pd.DataFrame([["x"] * 30])
+    with pd.option_context("display.max_columns", 20):
+        assert show.table_html(wide) == wide._repr_html_()
+
+
+def test_each_table_gets_its_own_style():
+    frame = pd.DataFrame({"why": [LONG]})
+    assert show.table_html(frame) != show.table_html(frame)
+
+
+def test_outside_a_notebook_it_only_lifts_the_cut(monkeypatch):
+    monkeypatch.setattr("IPython.get_ipython", lambda: None)
+    with pd.option_context("display.max_colwidth", 50):
+        show.readable_tables()
+        assert pd.get_option("display.max_colwidth") is None
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Showing findings in a notebook: prose with live numbers, rendered as Markdown (every day).
+"""Showing findings in a notebook: prose with live numbers, rendered as Markdown, and tables
+whose text is readable (every day).
 
 A lesson writes what it found as a sentence whose numbers come from the run::
 
@@ -6,9 +7,18 @@ A lesson writes what it found as a sentence whose numbers come from the run::
 
 so the executed notebook reads as prose, and no number in it was typed in advance. Outside a
 notebook (a script, a test) the text is printed as it is.
+
+Every lesson calls :func:`readable_tables` once, in its first cell: the one display setting for
+tables, kept here so that all lessons show them alike.
 """
 
 from __future__ import annotations
+
+import itertools
+import uuid
+
+_tables = itertools.count()
+_PAGE = uuid.uuid4().hex[:8]  # keeps two runs' tables apart in one page (an HTML copy, a reload)
 
 
 def say(markdown: str) -> None:
@@ -70,3 +80,71 @@ def _number(value: float) -> str:
     if isinstance(value, int) or float(value).is_integer():
         return f"{int(value):,}"
     return f"{value:.3g}"
+
+
+def text_columns(frame) -> list[int]:
+    """The positions of a DataFrame's columns that hold text (not numbers, dates or flags).
+
+    >>> import pandas as pd
+    >>> text_columns(pd.DataFrame({"card": ["T4"], "memory (GB)": [16], "why": ["sold for..."]}))
+    [0, 2]
+    """
+    import pandas as pd
+
+    return [
+        i
+        for i, (_, column) in enumerate(frame.items())
+        if pd.api.types.is_object_dtype(column) or pd.api.types.is_string_dtype(column)
+    ]
+
+
+def table_html(frame) -> str | None:
+    """A DataFrame as pandas shows it in a notebook, with its text columns left-aligned and
+    wrapping (within a readable width) instead of right-aligned on one line."""
+    import pandas as pd
+
+    html = frame._repr_html_()
+    limit = pd.get_option("display.max_columns")
+    columns = text_columns(frame)
+    if html is None or not columns or (limit and frame.shape[1] > limit):  # "..." shifts columns
+        return html
+    name = f"course-table-{_PAGE}-{next(_tables)}"
+    last = frame.shape[1]  # counted from the end of each row: an index may span several rows
+    cells = ", ".join(f".{name} tbody td:nth-last-child({last - i})" for i in columns)
+    style = (
+        f"{cells} {{text-align: left; white-space: normal; overflow-wrap: anywhere; "
+        "min-width: 8em; max-width: 36em;}"
+    )
+    if frame.columns.nlevels == 1:  # their headings too (nested headings span columns)
+        heads = ", ".join(
+            f".{name} thead tr:first-child th:nth-last-child({last - i})" for i in columns
+        )
+        style += f" {heads} {{text-align: left;}}"
+    style = f"<style>{style}</style>"
+    return style + html.replace('class="dataframe"', f'class="dataframe {name}"', 1)
+
+
+def readable_tables() -> None:
+    """Show every table's text in full, wrapped, never cut; call it once per lesson.
+
+    pandas cuts a text cell at 50 characters by default ("is 99% of a run that records eve...").
+    This lifts that limit, and in a notebook shows every DataFrame through :func:`table_html`,
+    so the HTML copies of ``make course`` read the same as JupyterLab.
+
+    >>> import pandas as pd
+    >>> readable_tables()
+    >>> text = "the sentence that carries the point, longer than fifty characters"
+    >>> text in repr(pd.DataFrame({"why": [text]}))
+    True
+    >>> pd.reset_option("display.max_colwidth")
+    """
+    import pandas as pd
+
+    pd.set_option("display.max_colwidth", None)
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, table_html)

@@ -8,7 +8,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 from helpers import paths
 from helpers.course.checks import check, run_checks, visible_tests
 from helpers.course.markers import parse
-from helpers.course.release import student_path
+from helpers.course.release import release_text, student_path
 
 MASTERS = paths.masters()
 
@@ -43,8 +43,8 @@ def test_check_passes_on_the_master_and_fails_on_the_student_version(master, exe
     solved = run_answers(nbformat.read(master, 4), master.parent)
     assert run_checks(exercise, solved).passed, run_checks(exercise, solved).report()
 
-    student = student_path(master)
-    untouched = run_answers(nbformat.read(student, 4), student.parent)
+    student = student_path(master)  # as released: the working copy may hold a learner's answers
+    untouched = run_answers(nbformat.reads(release_text(master), 4), student.parent)
     result = run_checks(exercise, untouched)
     assert not result.passed
     assert all(o.status != "passed" for o in result.outcomes), result.report()

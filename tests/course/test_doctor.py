@@ -25,6 +25,7 @@ def test_doctor_reports_the_setup(no_gpu, capsys, monkeypatch):
     assert "course device      cpu" in out
     assert f"PyTorch            {torch.__version__}" in out
     assert "Heart data         ok" in out
+    assert "notebook filter" in out
     assert "All good" in out
 
 

@@ -19,6 +19,7 @@ import pytest
 from helpers import paths
 from helpers.course import grading, sandbox
 from helpers.course.cli import main
+from helpers.course.release import release_text
 
 LIMITS = grading.Limits(cell_seconds=6, notebook_seconds=240, memory_mb=4096)
 CANARY = paths.BUILD / "grading-canary.txt"  # a file in the course folder an answer tries to write
@@ -40,7 +41,7 @@ def require_sandbox():
 def answered(day):
     """The student version of ``day`` with the master's answers typed in, as a learner would."""
     master = nbformat.read(paths.master(f"{day}_homework"), 4)
-    student = nbformat.read(paths.homework(f"{day}_homework"), 4)
+    student = nbformat.reads(release_text(paths.master(f"{day}_homework")), 4)
     for mine, theirs in zip(student.cells, master.cells, strict=True):
         if mine.source.startswith(("# EXERCISE", "MANUAL")):
             solution = ("### BEGIN SOLUTION", "### END SOLUTION")
@@ -166,7 +167,7 @@ def graded(tmp_path_factory):
     (folder / "judy_day00_homework.ipynb").write_bytes(b"")
     save("kim/day00_homework.ipynb", answered("day00"))
     (folder / "notes.txt").write_text("not a submission")
-    shutil.copy(paths.homework("day00_homework"), folder / "leo_day99_homework.ipynb")
+    (folder / "leo_day99_homework.ipynb").write_text(release_text(paths.master("day00_homework")))
     # 10. A forged manual.csv in the output folder.
     (out / "manual.csv").write_text(
         "student,homework,question,max_points,answer,points,comment\n"

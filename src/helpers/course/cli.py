@@ -17,6 +17,16 @@ def _error(message: str) -> int:
     return 1
 
 
+def _shown(path: Path) -> Path:
+    """A path as the course folder sees it (relative to it, when it is inside)."""
+    from helpers import paths
+
+    try:
+        return path.resolve().relative_to(paths.ROOT)
+    except ValueError:
+        return path
+
+
 def doctor(args: argparse.Namespace) -> int:
     from helpers.course.doctor import doctor
 
@@ -25,25 +35,31 @@ def doctor(args: argparse.Namespace) -> int:
 
 def lab(args: argparse.Namespace) -> int:
     """Start JupyterLab on the course (this process becomes JupyterLab on Linux and macOS)."""
-    from helpers import paths
+    from helpers.course.lab import command
 
-    command = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        f"--ServerApp.root_dir={paths.ROOT}",
-        "--LabApp.default_url=/lab/tree/notebooks",
-        *args.extra,
-    ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers often run as root
-        command.append("--allow-root")
+    argv, env = command(args.extra)
     if os.name == "posix":  # become JupyterLab, so that Ctrl+C and signals reach it directly
-        os.execv(sys.executable, command)
+        os.execve(sys.executable, argv, env)
     try:
-        return subprocess.call(command)
+        return subprocess.call(argv, env=env)
     except KeyboardInterrupt:
         return 0
+
+
+def git_filter(args: argparse.Namespace) -> int:
+    from helpers.course import git
+
+    try:
+        written = git.install_filter()
+    except git.GitFilterError as err:
+        if not git.is_checkout():  # a download, not a clone: nothing to keep clean
+            print(f"Nothing to do: {err}")
+            return 0
+        return _error(str(err))
+    for key, value in written.items():
+        print(f"git config {key} {value}")
+    print("Notebook outputs now stay in your working copy and out of git's commits.")
+    return 0
 
 
 def course(args: argparse.Namespace) -> int:
@@ -64,16 +80,20 @@ def release(args: argparse.Namespace) -> int:
 
     try:
         if args.check:
-            stale = release.out_of_date()
-            for path in stale:
-                print(f"out of date: {path.relative_to(paths.ROOT)} (run `make student`)")
-            print("Student versions are current." if not stale else "")
-            return 1 if stale else 0
+            found = release.check()
+            for item in found:
+                if item.state != "current":
+                    print(f"{item.state}: {_shown(item.path)}: {item.advice}")
+            if all(item.state == "current" for item in found):
+                print("Student versions are current.")
+            elif all(item.ok for item in found):
+                print("Student versions are current (answered ones included).")
+            return 0 if all(item.ok for item in found) else 1
         written = release.release(force=args.force)
     except (HomeworkFormatError, FileExistsError, FileNotFoundError) as err:
         return _error(str(err))
     for path in written:
-        print(f"wrote {path.relative_to(paths.ROOT)}")
+        print(f"wrote {_shown(path)}")
     print(f"{len(paths.masters())} master(s), {len(written)} student version(s) updated.")
     return 0
 
@@ -150,7 +170,8 @@ def parser() -> argparse.ArgumentParser:
         return sub
 
     command(doctor, "check this setup and say how to fix what is off (make doctor)")
-    command(lab, "open JupyterLab on the course (make lab); other options go to jupyter lab")
+    command(lab, "open JupyterLab on the course, at day 0 (make lab); more options: jupyter lab's")
+    command(git_filter, "keep notebook outputs out of git commits in this clone (make install)")
 
     sub = command(
         course, "execute every notebook into build/course/ with HTML copies (make course)"

@@ -87,6 +87,14 @@ def _packages_and_data(errors: list[str]) -> None:
 
     works, detail = sandbox.available()
     _row("grading sandbox", f"ok ({detail})" if works else f"not available: {detail}")
+    from helpers.course import git
+
+    if not git.is_checkout():
+        _row("notebook filter", "not a git clone: nothing to keep out of commits")
+    elif git.filter_installed():
+        _row("notebook filter", "ok (outputs stay out of git commits)")
+    else:
+        _row("notebook filter", "off: `python -m helpers git-filter` keeps outputs out of commits")
     try:
         load_heart()
         _row("Heart data", "ok")

@@ -36,6 +36,8 @@ MANUAL_PLACEHOLDER = "*Write your answer here, in place of this line.*"
 
 CELL_METADATA = {"tags", "slideshow", "nbgrader"}
 NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
+LANGUAGE_INFO = ("name", "pygments_lexer")
+"""What the course keeps of ``language_info`` (a run adds the Python version and more)."""
 
 
 class HomeworkFormatError(ValueError):

@@ -3,13 +3,14 @@
 From each lesson's ``course`` metadata (day, title, device, minutes) it writes
 
 * the navigation cell at the end of every lesson (previous, next, course map);
-* slide markers for RISE (``slideshow`` metadata on the title and section headings), so an
-  instructor can present a lesson as slides in JupyterLab;
+* slide markers (``slideshow`` metadata on the title and section headings), so an instructor can
+  present a lesson as slides in JupyterLab (jupyterlab-slideshow reads them);
 * the course map in the README, between the ``course-map:start`` and ``course-map:end`` comments;
 * with ``--timings build/course/timings.json`` (written by ``make course``), each lesson's minutes:
   its full-mode run time, rounded up.
 
-``--check`` changes nothing and lists what is out of date (a test runs it).
+``--check`` changes nothing and lists what is out of date (a test runs it). Outputs do not count:
+a lesson that was run and saved is current when its cells and metadata are.
 """
 
 from __future__ import annotations
@@ -102,6 +103,15 @@ def _text(nb) -> str:
     return nbformat.writes(nb) + "\n"
 
 
+def _without_outputs(nb) -> str:
+    """A notebook's text with outputs and execution counts left out (a run changes only those)."""
+    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    return _text(nb)
+
+
 def outline(timings: Path | None = None, *, check: bool = False) -> list[str]:
     """Bring navigation, slides, minutes and the README map up to date (or, with ``check``,
     only list what is out of date). Returns the files that change (or would)."""
@@ -119,7 +129,7 @@ def outline(timings: Path | None = None, *, check: bool = False) -> list[str]:
     for i, (path, _) in enumerate(info):
         nav = navigation(info[i - 1] if i else None, info[i + 1] if i + 1 < len(info) else None)
         new = updated_lesson(notebooks[path], nav, minutes.get(path.name))
-        if _text(new) != path.read_text(encoding="utf-8"):
+        if _without_outputs(new) != _without_outputs(notebooks[path]):
             changed.append(str(path.relative_to(paths.ROOT)))
             if not check:
                 path.write_text(_text(new), encoding="utf-8")

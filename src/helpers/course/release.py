@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import shutil
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from helpers.course.markers import (
     CELL_METADATA,
     END_HIDDEN,
     END_SOLUTION,
+    LANGUAGE_INFO,
     MANUAL_PLACEHOLDER,
     NOTEBOOK_METADATA,
     PLACEHOLDER,
@@ -39,6 +41,9 @@ def student_version(master: Homework) -> nbformat.NotebookNode:
     """The student version of a parsed master (a new notebook; the master is left as it is)."""
     nb = copy.deepcopy(master.notebook)
     nb.metadata = {k: v for k, v in nb.metadata.items() if k in NOTEBOOK_METADATA}
+    if "language_info" in nb.metadata:  # a master that was run and saved holds more
+        info = nb.metadata["language_info"]
+        nb.metadata["language_info"] = {k: info[k] for k in LANGUAGE_INFO if k in info}
     for cell in nb.cells:
         cell.metadata = {k: v for k, v in cell.metadata.items() if k in CELL_METADATA}
         lines = cell.source.splitlines()
@@ -95,12 +100,85 @@ def out_of_date(masters: list[Path] | None = None) -> list[Path]:
     ]
 
 
+@dataclass
+class Status:
+    """Where one student version stands, and what to do about it."""
+
+    path: Path
+    state: str  # "current", "answered", "missing", "out of date" or "answered, out of date"
+    advice: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.state in ("current", "answered")
+
+
+def _answer_cells(nb) -> set[int]:
+    from helpers.course.markers import answer_cells
+
+    exercises, manual = answer_cells(nb)
+    return {*exercises.values(), *manual.values()}
+
+
+def first_difference(answered, released) -> int | None:
+    """The first cell (from 0) of ``released`` that ``answered`` does not hold unchanged, leaving
+    the answer cells aside (matched by cell id; cells a learner added are ignored), or None."""
+    answers = _answer_cells(released)
+    theirs = {c.get("id"): c for c in answered.cells}
+    for index, cell in enumerate(released.cells):
+        mine = theirs.get(cell.get("id"))
+        if mine is None or mine.cell_type != cell.cell_type:
+            return index
+        if index in answers:
+            if mine.source.splitlines()[:1] != cell.source.splitlines()[:1]:  # its marker line
+                return index
+        elif mine.source != cell.source:
+            return index
+    return None
+
+
+def status(master_path: Path) -> Status:
+    """Whether the student version of ``master_path`` is current, answered or out of date."""
+    import nbformat
+
+    target = student_path(master_path)
+    text = release_text(master_path)
+    if not target.is_file():
+        return Status(target, "missing", "run `make student` to write it")
+    if target.read_text(encoding="utf-8") == text:
+        return Status(target, "current")
+    if not holds_work(target):
+        return Status(target, "out of date", "run `make student` (it holds no answers to lose)")
+    try:
+        answered = nbformat.read(target, as_version=4)
+    except Exception:  # noqa: BLE001 - unreadable: someone's work, never overwritten
+        answered = nbformat.v4.new_notebook()
+    cell = first_difference(answered, nbformat.reads(text, as_version=4))
+    if cell is None:
+        return Status(target, "answered", "holds your work on the current homework: nothing to do")
+    return Status(
+        target,
+        "answered, out of date",
+        f"holds your work, but its cell {cell + 1} is not the current homework's (the homework "
+        "changed since it was written, or that cell was edited). Copy the notebook somewhere "
+        "safe, run `python -m helpers release --force` (it keeps a backup in "
+        "build/release-backup/), then copy your answers into the new version.",
+    )
+
+
+def check(masters: list[Path] | None = None) -> list[Status]:
+    """:func:`status` of every master's student version."""
+    masters = masters if masters is not None else paths.masters()
+    return [status(m) for m in masters]
+
+
 def release(masters: list[Path] | None = None, *, force: bool = False) -> list[Path]:
     """Write the student version of each master into ``notebooks/homework/``.
 
     A student notebook that already holds someone's work (outputs, or answers that differ from
-    the placeholders) is not overwritten unless ``force``; with ``force`` it is first copied to
-    ``build/release-backup/``. Returns the paths written.
+    the placeholders) is left alone when its other cells are the current ones, and otherwise not
+    overwritten unless ``force``; with ``force`` it is first copied to ``build/release-backup/``.
+    Returns the paths written.
     """
     masters = masters if masters is not None else paths.masters()
     if not masters:
@@ -110,9 +188,10 @@ def release(masters: list[Path] | None = None, *, force: bool = False) -> list[P
         text = release_text(master_path)
         target = student_path(master_path)
         if target.exists():
-            if target.read_text(encoding="utf-8") == text:
+            state = status(master_path).state
+            if state in ("current", "answered"):  # nothing new to write over the answers
                 continue
-            if holds_work(target):
+            if state == "answered, out of date":
                 if not force:
                     raise FileExistsError(
                         f"{target} holds answers or outputs; release would overwrite them. Copy "

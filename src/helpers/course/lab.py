@@ -1,0 +1,117 @@
+"""``make lab`` (``python -m helpers lab``): JupyterLab on the course, opening on day 0.
+
+What it sets, and why:
+
+* it opens ``notebooks/day00_setup.ipynb``, the course's first page (later days are linked from
+  there and from the course map);
+* no "get Jupyter news?" pop-up over the first output, and no update check (the room's machine
+  may have no internet, and a lesson needs neither);
+* slides come from jupyterlab-slideshow, which keeps knobs live; jupyterlab-rise, which earlier
+  versions of the course installed, is switched off where it is still installed (its preview
+  shows widgets as text and saves the lesson first);
+* the file browser is wide enough for the lessons' names and shows names only (no date column):
+  a first layout is written into the course's own workspace folder (``build/``), and JupyterLab
+  remembers any change made to it from then on;
+* after every save, :func:`helpers.course.git.after_save` keeps a lesson saved with outputs from
+  being listed by ``git status`` (the git filter keeps outputs out of commits).
+
+The file browser's default comes from a ``default_setting_overrides.json``, and the switched-off
+extension from a ``page_config.json``, that JupyterLab reads from a folder on
+``JUPYTER_CONFIG_PATH``: the course adds its own folder (under ``build/``) in front, so a
+learner's own settings still win and nothing outside the course is changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from helpers import paths
+
+DEFAULT_SETTINGS = {
+    # names only: with the "last modified" column, lesson names are cut off at the default width
+    "@jupyterlab/filebrowser-extension:browser": {"showLastModifiedColumn": False},
+    # never ask whether to fetch news (the server below does not fetch any either)
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
+}
+
+
+# switched off in the course's JupyterLab, where an older setup still has it installed
+PAGE_CONFIG = {"disabledExtensions": {"jupyterlab-rise": True}}
+
+# JupyterLab's first layout: the left panel (file browser) wide enough for every lesson's name
+FIRST_LAYOUT = {
+    "data": {
+        "layout-restorer:data": {
+            "left": {"collapsed": False, "visible": True, "current": "filebrowser"},
+            "relativeSizes": [0.24, 0.76, 0],
+        },
+        "file-browser-filebrowser:cwd": {"path": "notebooks"},
+    },
+    "metadata": {"id": "default"},
+}
+
+
+def start() -> str:
+    """The page JupyterLab opens on: the first lesson (day 0), relative to the course folder."""
+    return paths.lessons()[0].relative_to(paths.ROOT).as_posix()
+
+
+def write_first_layout(folder: Path) -> Path | None:
+    """Write JupyterLab's default workspace into ``folder`` unless one is there already."""
+    # the file name jupyterlab_server gives the workspace "default" (its slugify; a test checks
+    # that JupyterLab reads this file); importing it here would cost make lab two seconds
+    signature = hashlib.sha256(b"default").hexdigest()[:4]
+    target = folder / f"default-{signature}.jupyterlab-workspace"
+    if target.exists():
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(FIRST_LAYOUT, indent=2) + "\n", encoding="utf-8")
+    return target
+
+
+def write_settings() -> str:
+    """Write the course's JupyterLab defaults; returns the folder to put on JUPYTER_CONFIG_PATH."""
+    folder = paths.LAB_CONFIG / "labconfig"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, content in (
+        ("default_setting_overrides.json", DEFAULT_SETTINGS),
+        ("page_config.json", PAGE_CONFIG),
+    ):
+        text = json.dumps(content, indent=2) + "\n"
+        target = folder / name
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+    return str(paths.LAB_CONFIG)
+
+
+def command(extra: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """The ``jupyter lab`` command line and environment that ``make lab`` runs.
+
+    An option in ``extra`` replaces the course's own of the same name: JupyterLab given an option
+    twice silently drops others (seen with ``--LabApp.workspaces_dir``).
+    """
+    extra = list(extra or [])
+    given = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in extra if "=" in a}
+    workspaces = Path(given.get("--LabApp.workspaces_dir", paths.LAB_WORKSPACES))
+    write_first_layout(workspaces)
+    course = {
+        "--ServerApp.root_dir": str(paths.ROOT),
+        "--LabApp.default_url": f"/lab/tree/{start()}",
+        "--LabApp.news_url": "None",
+        "--LabApp.check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
+        "--LabApp.workspaces_dir": str(workspaces),
+        "--FileContentsManager.post_save_hook": "helpers.course.git.after_save",
+    }
+    options = [f"{key}={value}" for key, value in course.items() if key not in given]
+    env = dict(os.environ)
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+        p for p in (write_settings(), env.get("JUPYTER_CONFIG_PATH", "")) if p
+    )
+    argv = [sys.executable, "-m", "jupyter", "lab", *options, *extra]
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in extra:
+        argv.append("--allow-root")  # containers often run as root
+    return argv, env
