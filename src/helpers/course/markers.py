@@ -229,7 +229,7 @@ def hidden_lines(source: str) -> set[int]:
     return {n + 1 for begin, end in found for n in range(begin, end + 1)}
 
 
-RUBRIC_RE = re.compile(r"^\*\*Rubric \((?P<points>\d+(?:\.\d+)?) points?\)\*\*\s*$")
+RUBRIC_RE = re.compile(r"^\*\*Rubric \((?P<points>\d+(?:\.\d+)?) points?\):?\*\*:?\s*$")
 CRITERION_RE = re.compile(r"^- (?P<points>\d+(?:\.\d+)?) points?: .+")
 
 
@@ -246,11 +246,13 @@ def rubric(source: str) -> tuple[str, float] | None:
     start = next((i for i, line in enumerate(lines) if RUBRIC_RE.match(line.strip())), None)
     if start is None:
         return None
-    criteria = []
+    criteria: list[str] = []
     for line in lines[start + 1 :]:
         if line.strip() == END_SOLUTION:
             break
-        if line.strip():
+        if line.startswith((" ", "\t")) and criteria:  # a criterion wrapped onto the next line
+            criteria[-1] += " " + line.strip()
+        elif line.strip():
             criteria.append(line.strip())
     points = sum(float(m["points"]) for c in criteria if (m := CRITERION_RE.match(c)))
     return " / ".join(criteria), points
