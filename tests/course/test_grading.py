@@ -398,3 +398,11 @@ def test_every_master_earns_full_marks_from_its_own_solutions(graded, master):
         if o.status not in ("passed", "manual")
     }
     assert failures == {}
+
+
+def test_the_sandbox_mounts_its_own_tmp_before_the_course_s_folders(monkeypatch, tmp_path):
+    """A course checked out under /tmp (as CI may do) must stay visible inside the sandbox."""
+    monkeypatch.setattr(paths, "SRC", tmp_path / "course" / "src")
+    args = sandbox.command()
+    course_bind = args.index(str(tmp_path / "course" / "src"))
+    assert args.index("/tmp") < course_bind and args[args.index("/tmp") - 1] == "--tmpfs"

@@ -120,10 +120,13 @@ def command() -> list[str]:
             args += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
     if Path("/sys/devices/system/cpu").is_dir():  # PyTorch reads the CPU topology here
         args += ["--ro-bind", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
+    # The private memory file systems first, then the course's folders: a course that lives under
+    # /tmp (a CI checkout) stays visible through its binds on top of the sandbox's own /tmp.
+    args += ["--dev", "/dev", "--proc", "/proc", "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
+    args += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/scratch"]
     for folder in [*_python_folders(), paths.SRC, paths.DATA]:
         args += ["--ro-bind", str(folder), str(folder)]
-    args += ["--dev", "/dev", "--proc", "/proc", "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
-    args += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/scratch", "--chdir", "/scratch"]
+    args += ["--chdir", "/scratch"]
     env = {
         "PATH": "/usr/bin:/bin",
         "HOME": "/scratch",
