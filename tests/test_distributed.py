@@ -346,27 +346,40 @@ def _train_args(steps: int, parts: str = "train", **extra) -> list[str]:
     return args + [f"--{k.replace('_', '-')}={v}" for k, v in extra.items()]
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(300)
-def test_two_nodes_on_localhost_train_like_one_process_with_the_combined_batch(tmp_path):
-    """Two torchrun "machines" (one process each) meet through a c10d rendezvous on a port the OS
-    handed out; DDP with batch B per rank ends where one process with batch 2B ends."""
-    steps, port = 12, T.free_port()
-    args = _train_args(steps, parts="hello,sampler,bytes,train")
+STEPS, FAIL_AT = 12, 10  # checkpoints every 4 steps: the killed run resumes from step 8
+
+
+@pytest.fixture(scope="module")
+def launched(tmp_path_factory):
+    """Two runs side by side, from the same start: two torchrun "machines" (one process each)
+    meeting through a c10d rendezvous on a port the OS handed out, and one ``--standalone`` run of
+    two processes in which rank 1 is killed (SIGKILL) at step 10, under ``--max-restarts=1``."""
+    tmp = tmp_path_factory.mktemp("launched")
+    port = T.free_port()
+    args = _train_args(STEPS, parts="hello,sampler,bytes,train")
     nodes = [
-        T.start(args, nproc=1, out=tmp_path if i == 0 else tmp_path / f"node{i}", timeout=180,
-                nnodes=2, rdzv_endpoint=f"127.0.0.1:{port}", rdzv_id=f"test-{port}")
+        T.start(args, nproc=1, out=tmp / f"node{i}", timeout=180, nnodes=2,
+                rdzv_endpoint=f"127.0.0.1:{port}", rdzv_id=f"test-{port}")
         for i in range(2)
     ]  # fmt: skip
-    runs = [node.wait() for node in nodes]
-    for run in runs:
+    killed = T.start(_train_args(STEPS, fail_at=FAIL_AT), nproc=2, out=tmp / "killed",
+                     timeout=180, max_restarts=1)  # fmt: skip
+    return {"nodes": [node.wait() for node in nodes], "killed": killed.wait(), "tmp": tmp}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_two_nodes_on_localhost_train_like_one_process_with_the_combined_batch(launched):
+    """DDP with batch B per rank, on two "machines", ends where one process with batch 2B ends."""
+    for run in launched["nodes"]:
         assert run.ok, run.output[-3000:]
+    folders = [launched["tmp"] / f"node{i}" for i in range(2)]
     results = {}  # rank 0 wrote them, on whichever node it landed
-    for folder in (tmp_path, tmp_path / "node1"):
+    for folder in folders:
         for part in ("hello", "sampler", "bytes", "train"):
             if (folder / f"{part}.json").is_file():
                 results[part] = json.loads((folder / f"{part}.json").read_text())
-    final = next(f for f in (tmp_path, tmp_path / "node1") if (f / "final.pt").is_file())
+    final = next(f for f in folders if (f / "final.pt").is_file())
 
     hello = results["hello"]
     assert sorted(r["rank"] for r in hello["ranks"]) == [0, 1]
@@ -377,7 +390,7 @@ def test_two_nodes_on_localhost_train_like_one_process_with_the_combined_batch(t
         results["bytes"]["groups"]["2"]["bytes_per_rank"] == [results["bytes"]["tensor_bytes"]] * 2
     )
     X, y = D.make_data(TRAIN["rows"], TRAIN["widths"][0], TRAIN["widths"][-1])
-    common = {"batch": TRAIN["batch"], "steps": steps, "lr": TRAIN["lr"]}
+    common = {"batch": TRAIN["batch"], "steps": STEPS, "lr": TRAIN["lr"]}
     reference = D.reference_weights(TRAIN["widths"], X, y, world_size=2, **common)
     ddp = D.load_checkpoint(final / "final.pt")
     assert D.max_difference(ddp, reference) < 1e-5  # float32 sums in another order
@@ -387,31 +400,17 @@ def test_two_nodes_on_localhost_train_like_one_process_with_the_combined_batch(t
 
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_a_killed_worker_restarts_and_ends_with_the_undisturbed_weights(tmp_path):
-    """From the same checkpoint, one run is left alone and in the other rank 1 is killed
-    (SIGKILL) at step 10; torchrun --max-restarts=1 restarts both workers, which resume from rank
-    0's latest checkpoint (step 8) and must end with exactly the same weights."""
-    model = D.make_model(TRAIN["widths"])
-    optimizer = D.make_optimizer(model, TRAIN["lr"])
-    X, y = D.make_data(TRAIN["rows"], TRAIN["widths"][0], TRAIN["widths"][-1])
-    for step in range(2):  # a checkpoint with momentum in it, as training would leave
-        rows = D.rank_rows(TRAIN["rows"], 1, 0, step, TRAIN["batch"])
-        D.sgd_step(model, optimizer, X[rows], y[rows])
-    start = {"step": 2, "model": model.state_dict(), "optimizer": optimizer.state_dict()}
-    for name in ("calm", "killed"):
-        D.save_checkpoint(tmp_path / name / "checkpoints" / "latest.pt", start)
-
-    calm = T.start(_train_args(14), nproc=2, out=tmp_path / "calm", timeout=200)
-    killed = T.start(_train_args(14, fail_at=10), nproc=2, out=tmp_path / "killed",
-                     timeout=200, max_restarts=1)  # fmt: skip
-    calm, killed = calm.wait(), killed.wait()
-    assert calm.ok, calm.output[-3000:]
+def test_a_killed_worker_restarts_and_ends_with_the_undisturbed_weights(launched):
+    """torchrun --max-restarts=1 restarts both workers of the killed run; they resume from rank
+    0's latest checkpoint (step 8, momentum included) and must end with exactly the weights of the
+    undisturbed run (the two "machines": the same ranks and rows, started another way)."""
+    killed = launched["killed"]
     assert killed.ok, killed.output[-3000:]
-    assert killed.lines("killed at step 10"), killed.output[-3000:]
-    attempts = [json.loads(line) for line in (tmp_path / "killed" / "attempts.jsonl").open()]
-    assert attempts == [{"restart": 0, "resumed_from": 2}, {"restart": 1, "resumed_from": 8}]
-    a = D.load_checkpoint(tmp_path / "calm" / "final.pt")
-    b = D.load_checkpoint(tmp_path / "killed" / "final.pt")
+    assert killed.lines(f"killed at step {FAIL_AT}"), killed.output[-3000:]
+    attempts = [json.loads(line) for line in (launched["tmp"] / "killed/attempts.jsonl").open()]
+    assert attempts == [{"restart": 0, "resumed_from": 0}, {"restart": 1, "resumed_from": 8}]
+    calm = next(f / "final.pt" for f in launched["tmp"].glob("node*") if (f / "final.pt").is_file())
+    a, b = D.load_checkpoint(calm), D.load_checkpoint(launched["tmp"] / "killed" / "final.pt")
     assert D.max_difference(a, b) == 0  # bit for bit
 
 

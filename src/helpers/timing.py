@@ -22,13 +22,15 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import torch
-import torch.utils.benchmark as torch_benchmark
 from tqdm.auto import tqdm
 
 from helpers.device import synchronize
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
@@ -115,6 +117,8 @@ class Comparison:
 
     def table(self) -> pd.DataFrame:
         """Median, quartiles, spread and number of samples per variant, in seconds."""
+        import pandas as pd  # here, not above: the processes torchrun starts (day 8) need no tables
+
         rows = {
             name: {
                 "median_s": m.median,
@@ -189,6 +193,8 @@ def benchmark(
     The benchmark runs ``fn`` in blocks until ``min_run_time`` seconds have passed; each sample is
     the time per call in one block. The clock waits for ``device`` before each reading.
     """
+
+    import torch.utils.benchmark as torch_benchmark  # here: most users of this module never need it
 
     def clock() -> float:
         synchronize(device)
