@@ -102,7 +102,8 @@ def test_issue_rate_supported_when_overhead_dominates():
     found = claims.judge_issue(
         epoch=600e-6, inside_operators=90e-6, sync_share=0.001, speedup_low=9.5
     )
-    assert found.verdict == "supported" and found.evidence.startswith("On a CPU nothing is queued")
+    assert found.verdict == "supported (second half only)"
+    assert found.evidence.startswith("On a CPU nothing is queued")
     assert "85% of it outside the operators" in found.evidence
     gpu = claims.judge_issue(600e-6, 90e-6, 0.001, 9.5, device_type="cuda")
     assert gpu.verdict == "supported" and gpu.evidence.startswith("with rare recordings")

@@ -37,8 +37,8 @@ def test_fast_sizes_are_smaller_and_keep_the_lesson_s_intervals():
              "day05_repeats",
              "day05_profile_epochs", "day05_timeline_epochs", "day05_fix_epochs",
              "day05_wide_rows", "day06_wide_cpu_max_rows",
-             "day06_repeats", "day06_dataset_rows", "day07_items", "day07_image_size",
-             "day07_steps", "day07_repeats"]  # fmt: skip
+             "day06_min_run_time", "day06_dataset_rows", "day07_items", "day07_image_size",
+             "day07_steps", "day07_repeats", "day07_habit_repeats"]  # fmt: skip
     for name in names:
         assert 0 < getattr(config.FAST, name) < getattr(config.FULL, name), name
 

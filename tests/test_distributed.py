@@ -230,6 +230,13 @@ def test_communication_verdict_follows_the_share(ddp, words):
 
 
 @pytest.mark.parametrize(
+    "allreduce, words", [(0.004, "hid 50%"), (0.001, "overlapping hid nothing")]
+)
+def test_communication_verdict_says_what_overlap_hid(allreduce, words):
+    assert words in S.communication_verdict("x", S.communication_split(0.010, 0.012, allreduce))
+
+
+@pytest.mark.parametrize(
     "kind, many, words",
     [
         ("strong", 0.052, "near-perfect"),

@@ -1,8 +1,9 @@
+import math
 import random
 
 import pytest
 
-from helpers.stats import check_line, fit_affine, paired_difference
+from helpers.stats import check_line, fit_affine, paired_difference, same_rows_verdict
 
 
 def test_a_clear_difference_is_distinguishable():
@@ -94,6 +95,8 @@ def test_verdict_no_cost():
     fit = fit_affine(X, points(5.0, 0.0, 0.05))
     assert not fit.b.distinguishable
     assert "cannot tell it from zero" in fit.verdict("one .item()")
+    upper = f"could still add up to {fit.b.high * fit.x_range * 1e3:.1f} ms"
+    assert upper in fit.verdict("one .item()")
     assert "The price of one .item()" in fit.verdict("one .item()")
 
 
@@ -204,3 +207,30 @@ def test_an_interval_in_another_unit():
     assert per_epoch.n == 12
     with pytest.raises(ValueError, match="positive factor"):
         Interval(1.0, 0.0, 2.0, 3).scaled(-1)
+
+
+def test_the_cross_validation_correction_widens_the_interval_by_its_factor():
+    a = [0.01, 0.0, 0.02, 0.005, 0.015, 0.012, 0.003, 0.018, 0.007, 0.011]
+    plain = paired_difference(a, [0.0] * 10)
+    corrected = paired_difference(a, [0.0] * 10, test_to_train=0.25)
+    ratio = (corrected.high - corrected.low) / (plain.high - plain.low)
+    assert ratio == pytest.approx(math.sqrt((1 / 10 + 0.25) / (1 / 10)))
+    assert corrected.value == plain.value
+
+
+@pytest.mark.parametrize(
+    ("a_only", "b_only", "words"),
+    [
+        (0, 0, "A alone got 0 row(s) right, B alone 0, of 30: exactly the same"),
+        (3, 2, "could be luck"),
+        (12, 0, "**A** is better"),
+        (1, 12, "**B** is better"),
+    ],
+)
+def test_same_rows_verdict_follows_the_disagreements(a_only, b_only, words):
+    both = 30 - a_only - b_only
+    a_right = [True] * both + [True] * a_only + [False] * b_only
+    b_right = [True] * both + [False] * a_only + [True] * b_only
+    assert words in same_rows_verdict(a_right, b_right, "A", "B")
+    with pytest.raises(ValueError, match="same, non-empty set of rows"):
+        same_rows_verdict(a_right, b_right[:-1], "A", "B")

@@ -27,6 +27,21 @@ def test_takeoff_finds_twice_the_overhead():
     assert takeoff.takeoff(rows, seconds, factor=1000) is None  # never reached
 
 
+@pytest.mark.parametrize(
+    "seconds, words",
+    [
+        ([1e-3, 1.1e-3, 5e-3], "flat at first, then rising: a fixed overhead of 1.00 ms"),
+        ([1e-3, 1.2e-3, 1.5e-3], "flat over every size measured"),
+        ([1e-3, 3e-3, 9e-3], "rising from the smallest size measured (100 rows)"),
+        ([20e-3, 16e-3, 1e-3], "fell from 16.00 ms at 1,000 rows to 1.00 ms at 10,000 rows"),
+    ],
+)
+def test_curve_shape_follows_the_points(seconds, words):
+    assert words in takeoff.curve_shape("m", [100, 1000, 10000], seconds)
+    with pytest.raises(ValueError, match="increasing order"):
+        takeoff.curve_shape("m", [1000, 100], seconds[:2])
+
+
 def test_takeoff_rejects_unsorted_sizes():
     with pytest.raises(ValueError, match="increasing order"):
         takeoff.takeoff([10, 5], [1, 2])
@@ -44,12 +59,12 @@ def test_crossover_of_a_cpu_and_a_gpu_curve():
 
 
 def test_step_time_and_sweep_on_this_machine():
-    table = takeoff.sweep(takeoff.MODELS, [100, 1000], device="cpu", repeats=2,
+    table = takeoff.sweep(takeoff.MODELS, [100, 1000], device="cpu", min_run_time=0.01,
                           max_rows={"wide 4-512-512-3": 100})  # fmt: skip
     assert list(table["model"]) == ["IrisMLP 4-10-3", "IrisMLP 4-10-3", "wide 4-512-512-3"]
     assert (table["seconds"] > 0).all() and (table["q1"] <= table["q3"]).all()
     assert table.loc[0, "flops"] == takeoff.flops_per_step((4, 10, 3), 100)
-    batch = takeoff.step_time((4, 10, 3), 1000, device="cpu", batch=32, repeats=1)
+    batch = takeoff.step_time((4, 10, 3), 1000, device="cpu", batch=32, min_run_time=0.01)
     assert batch["batch"] == 32 and batch["rows"] == 1000
 
 
@@ -61,7 +76,7 @@ def test_sweep_progress_bar_counts_the_capped_points(monkeypatch):
         return points
 
     monkeypatch.setattr(takeoff, "tqdm", fake_tqdm)
-    monkeypatch.setattr(takeoff, "step_time", lambda widths, n, device, repeats: {"rows": n})
+    monkeypatch.setattr(takeoff, "step_time", lambda widths, n, device, min_run_time: {"rows": n})
     takeoff.sweep(takeoff.MODELS, [100, 1000], device="cpu", progress="sweep on cpu",
                   max_rows={"wide 4-512-512-3": 100})  # fmt: skip
     takeoff.sweep(takeoff.MODELS, [100], device="cpu", progress=False)
@@ -69,7 +84,7 @@ def test_sweep_progress_bar_counts_the_capped_points(monkeypatch):
 
 
 def test_reference_round_trip_and_a_broken_file(tmp_path):
-    table = takeoff.sweep({"IrisMLP 4-10-3": (4, 10, 3)}, [100], device="cpu", repeats=1)
+    table = takeoff.sweep({"IrisMLP 4-10-3": (4, 10, 3)}, [100], device="cpu", min_run_time=0.01)
     payload = {"card": {"gpu": "a GPU"}, "points": table.to_dict(orient="records")}
     (tmp_path / "ref.json").write_text(json.dumps(payload))
     card, loaded = takeoff.load_reference(tmp_path / "ref.json")

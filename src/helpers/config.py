@@ -91,7 +91,7 @@ KNOBS: dict[str, tuple[object, object]] = {
     # cap on a CPU; repeats; the batch-size sweep over a fixed data set.
     "day06_rows":              (_powers(10**0.5, 4, 12),    _powers(10**0.5, 4, 8)),
     "day06_wide_cpu_max_rows": (100_000,                    10_000),
-    "day06_repeats":           (3,                          2),
+    "day06_min_run_time":      (0.2,                        0.02),
     "day06_dataset_rows":      (100_000,                    1000),
     "day06_batches":           ((32, 128, 512, 2048, 8192, 32768, 100_000), (32, 128, 512, 1000)),
     # Day 7: the JPEG data set (items, picture size), worker counts, batch sizes for memory,
@@ -102,6 +102,7 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day07_batches":           ((256, 1024, 4096, 16384),   (256, 1024)),
     "day07_steps":             (200,                        20),
     "day07_repeats":           (3,                          2),
+    "day07_habit_repeats":     (7,                          3),
     "day07_wide_rows":         (4096,                       1024),
     "day07_tuning_epochs":     (300,                        60),
     "day07_max_epochs":        (3000,                       600),

@@ -226,22 +226,26 @@ def max_difference(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> fl
     return max(float((a[k].float() - b[k].float()).abs().max()) for k in a)
 
 
-def same_weights_verdict(difference: float, tolerance: float, what: str) -> str:
-    """Whether two runs ended with the same weights, in words.
+def same_weights_verdict(
+    difference: float, tolerance: float, what: str, things: str = "weights"
+) -> str:
+    """Whether two runs ended with the same weights (or other ``things``), in words.
 
     >>> same_weights_verdict(0.0, 1e-5, "the resumed run and the undisturbed one")
     'The resumed run and the undisturbed one end with **identical** weights (bit for bit).'
+    >>> same_weights_verdict(2e-7, 1e-4, "the ring and all_reduce", "sums").split(":")[0]
+    'The ring and all_reduce end with the **same** sums'
     """
     head = what[0].upper() + what[1:]
     if difference == 0:
-        return f"{head} end with **identical** weights (bit for bit)."
+        return f"{head} end with **identical** {things} (bit for bit)."
     if difference <= tolerance:
         return (
-            f"{head} end with the **same** weights: the largest difference, {difference:.1e}, is "
+            f"{head} end with the **same** {things}: the largest difference, {difference:.1e}, is "
             f"within the tolerance {tolerance:.0e} (float32 sums in another order)."
         )
     return (
-        f"{head} end with **different** weights: the largest difference, {difference:.1e}, is "
+        f"{head} end with **different** {things}: the largest difference, {difference:.1e}, is "
         f"above the tolerance {tolerance:.0e}. Something differs: the rows, the seed, the "
         "learning rate or the averaging."
     )

@@ -90,21 +90,28 @@ def communication_split(compute: float, ddp: float, allreduce: float) -> dict[st
 def communication_verdict(name: str, split: dict[str, float]) -> str:
     """Which dominates the step of model ``name``: computing or waiting for communication.
 
-    >>> communication_verdict("wide", communication_split(0.010, 0.011, 0.004))[:40]
-    'The wide model: communication adds 9% to'
+    >>> communication_verdict("wide", communication_split(0.010, 0.011, 0.004))[:44]
+    'The wide model: communication is 9% of each '
     """
-    share = split["share"]
+    share, exposed, allreduce = split["share"], split["exposed"], split["allreduce"]
     if share >= 0.5:
         kind = "**communication-bound**: more processes make each step slower, not faster"
     elif share >= 0.2:
-        kind = "communication is a large part: overlap and bigger batches pay off"
+        kind = "communication is a large part: fewer, larger all-reduces (bigger batches) pay off"
     else:
         kind = "**compute-bound**: the all-reduce costs little next to the arithmetic"
-    hidden = split["hidden"] / split["allreduce"] if split["allreduce"] > 0 else 0.0
+    if exposed > allreduce:
+        overlap = (
+            f"The step waited longer than one all-reduce of all the gradients takes alone "
+            f"({allreduce * 1e3:.2f} ms): overlapping hid nothing, and the processes also slowed "
+            "each other (shared cores, DDP's own bookkeeping)."
+        )
+    else:
+        hidden = split["hidden"] / allreduce if allreduce > 0 else 0.0
+        overlap = f"Overlapping the all-reduce with the backward pass hid {hidden:.0%} of it."
     return (
-        f"The {name} model: communication adds {share:.0%} to each step "
-        f"({split['exposed'] * 1e3:.2f} of {split['ddp'] * 1e3:.2f} ms); {kind}. Overlapping the "
-        f"all-reduce with the backward pass hid {hidden:.0%} of it."
+        f"The {name} model: communication is {share:.0%} of each step "
+        f"({exposed * 1e3:.2f} of {split['ddp'] * 1e3:.2f} ms); {kind}. {overlap}"
     )
 
 

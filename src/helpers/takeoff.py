@@ -24,7 +24,7 @@ from tqdm.auto import tqdm
 
 from helpers.models import mlp
 from helpers.paths import GPU_REFERENCE
-from helpers.timing import measure
+from helpers.timing import benchmark
 from helpers.training import sgd_step
 
 MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
@@ -61,11 +61,16 @@ def step_time(
     rows: int,
     *,
     device: torch.device | str,
-    repeats: int = 3,
-    warmup: int = 1,
+    min_run_time: float = 0.2,
     batch: int | None = None,
 ) -> dict:
-    """Median seconds of one SGD step on ``rows`` random rows (a batch of ``batch`` of them).
+    """Seconds of one SGD step on ``rows`` random rows (a batch of ``batch`` of them).
+
+    Timed with :func:`helpers.timing.benchmark` on all the threads PyTorch uses: steps run in
+    blocks until ``min_run_time`` seconds have passed, and the result is the median block. A step
+    of a fraction of a millisecond is then timed hundreds of times, so one pause of the machine
+    (another program, a thread woken late) moves one block, not the answer; a long step runs
+    twice (once to size the blocks, once timed).
 
     Returns a row for :func:`sweep`'s table: widths, rows, batch, device, median and quartiles.
     """
@@ -77,8 +82,11 @@ def step_time(
     torch.manual_seed(0)
     model = mlp(widths).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    result = measure(
-        lambda: sgd_step(model, optimizer, X, y), device=device, repeats=repeats, warmup=warmup
+    result = benchmark(
+        lambda: sgd_step(model, optimizer, X, y),
+        device=device,
+        threads=torch.get_num_threads(),
+        min_run_time=min_run_time,
     )
     q1, q3 = result.quartiles
     return {
@@ -97,13 +105,14 @@ def sweep(
     *,
     device: torch.device | str,
     max_rows: dict[str, int] | None = None,
-    repeats: int = 3,
+    min_run_time: float = 0.2,
     progress: bool | str = True,
 ) -> pd.DataFrame:
     """Time per step for every model at every row count (full batch), as one table.
 
-    ``max_rows`` caps the row count per model (the wide model on a CPU). A progress bar counts the
-    points (labelled ``progress`` when that is a string; hidden with ``progress=False``).
+    ``max_rows`` caps the row count per model (the wide model on a CPU); ``min_run_time`` is
+    :func:`step_time`'s, per point. A progress bar counts the points (labelled ``progress`` when
+    that is a string; hidden with ``progress=False``).
     """
     max_rows = max_rows or {}
     points = [
@@ -115,7 +124,7 @@ def sweep(
     label = progress if isinstance(progress, str) else "sweep"
     table = []
     for name, widths, n in tqdm(points, desc=label, unit="point", disable=progress is False):
-        row = step_time(widths, n, device=device, repeats=repeats)
+        row = step_time(widths, n, device=device, min_run_time=min_run_time)
         row |= {
             "model": name,
             "flops": flops_per_step(widths, n),
@@ -151,6 +160,39 @@ def takeoff(rows: Sequence[float], seconds: Sequence[float], factor: float = 2.0
     if len(x) < 2 or np.any(np.diff(x) <= 0):
         raise ValueError("takeoff() needs at least two sizes, in increasing order")
     return _crossing(x, y, np.full_like(y, factor * y[0]))
+
+
+def curve_shape(name: str, rows: Sequence[float], seconds: Sequence[float]) -> str:
+    """How one measured curve of time per step looks, in words: flat at first and then rising (a
+    fixed overhead, then work), rising from the smallest size, or falling somewhere, which more
+    work cannot do: a pause of the machine inflated the smaller point.
+
+    >>> curve_shape("tiny", [100, 1000, 10000], [1e-3, 1.1e-3, 5e-3])
+    '**tiny**: flat at first, then rising: a fixed overhead of 1.00 ms per step, then work.'
+    >>> curve_shape("tiny", [100, 1000], [20e-3, 1e-3]).split(":")[1]
+    ' the time per step fell from 20.00 ms at 100 rows to 1.00 ms at 1,000 rows'
+    """
+    x, y = np.asarray(rows, dtype=float), np.asarray(seconds, dtype=float)
+    if len(x) < 2 or np.any(np.diff(x) <= 0):
+        raise ValueError("curve_shape() needs at least two sizes, in increasing order")
+    falls = np.flatnonzero(y[1:] < y[:-1] / 1.5)  # a third less time for more rows
+    if len(falls):
+        i = int(falls[0])
+        return (
+            f"**{name}**: the time per step fell from {y[i] * 1e3:.2f} ms at {x[i]:,.0f} rows to "
+            f"{y[i + 1] * 1e3:.2f} ms at {x[i + 1]:,.0f} rows: more work cannot take less time, "
+            "so something else (another program, a pause of the machine) slowed the smaller "
+            "point. Run the sweep again before reading this curve."
+        )
+    overhead = f"a fixed overhead of {y[0] * 1e3:.2f} ms per step"
+    if y[-1] < 2 * y[0]:
+        return f"**{name}**: flat over every size measured: {overhead}, up to {x[-1]:,.0f} rows."
+    if y[1] < 2 * y[0]:
+        return f"**{name}**: flat at first, then rising: {overhead}, then work."
+    return (
+        f"**{name}**: rising from the smallest size measured ({x[0]:,.0f} rows): the work already "
+        "outweighs the fixed overhead there."
+    )
 
 
 def crossover(

@@ -21,7 +21,7 @@ from helpers.course import grading, sandbox
 from helpers.course.cli import main
 from helpers.course.release import release_text
 
-LIMITS = grading.Limits(cell_seconds=6, notebook_seconds=240, memory_mb=4096)
+LIMITS = grading.Limits(cell_seconds=10, notebook_seconds=240, memory_mb=4096)
 CANARY = paths.BUILD / "grading-canary.txt"  # a file in the course folder an answer tries to write
 HOME_CANARY = "grading-canary-in-home.txt"
 MARK = "course-grading-test-child"  # in the command line of every process an answer starts
@@ -104,7 +104,7 @@ def hostile(folder):
         "bob": "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n"
         "    except BaseException:\n        pass\n",
         # 7. 50 MB of output as millions of short lines.
-        "grace": "for _ in range(2_000_000):\n    print('x' * 24)\n" + CORRECT_DEVICE,
+        "grace": "for _ in range(1_000_000):\n    print('x' * 49)\n" + CORRECT_DEVICE,
         # 8. IPython syntax, as it runs in the notebook.
         "ivy": "%time device = get_device()\n!echo shell works\n"
         "ones = torch.ones(2, 3, device=device)\n",
@@ -255,7 +255,7 @@ def test_every_grade(graded, student, exercise, expected):
 
 def test_each_status_has_its_reason(graded):
     reasons = graded["reasons"]
-    assert "ran past its 6 s limit" in reasons[("bob", "day00.device")]
+    assert "ran past its 10 s limit" in reasons[("bob", "day00.device")]
     assert "exited (status 3)" in reasons[("carl", "day00.device")]
     assert "MemoryError" in reasons[("mem", "day00.device")]
     assert "changed while it was graded" in reasons[("zed", "day00.device")]

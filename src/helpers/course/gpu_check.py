@@ -40,7 +40,7 @@ def _sweeps(device: torch.device, fast: bool) -> list[dict]:
             takeoff.MODELS,
             rows,
             device=device,
-            repeats=2 if fast else 5,
+            min_run_time=0.02 if fast else 0.2,
             progress=f"sweep on {device}",
         ),
         takeoff.sweep(
@@ -48,7 +48,7 @@ def _sweeps(device: torch.device, fast: bool) -> list[dict]:
             rows,
             device="cpu",
             max_rows=cpu_cap,
-            repeats=2 if fast else 3,
+            min_run_time=0.02 if fast else 0.2,
             progress="sweep on cpu",
         ),
     ]
