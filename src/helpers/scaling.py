@@ -178,7 +178,10 @@ def scaling_verdict(s: Scaling) -> str:
         return head + ": **near-perfect** scaling."
     if s.efficiency >= 0.6:
         return head + ": **useful but lossy**; the rest goes to communication and shared cores."
-    return head + ": **poor**; most of the extra processes' time goes to waiting, not computing."
+    return head + (
+        ": **poor**, under 60% of the ideal; the split of a step into compute and communication "
+        "says how much of the loss is the all-reduce."
+    )
 
 
 def difference_verdict(difference, a: str, b: str) -> str:
