@@ -5,10 +5,12 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from helpers import paths
+from helpers import paths, takeoff
+from helpers.course import borrowed
 from helpers.course.checks import check, run_checks, visible_tests
 from helpers.course.markers import parse
 from helpers.course.release import release_text, student_path
+from helpers.takeoff import flops_per_step
 
 MASTERS = paths.masters()
 
@@ -99,3 +101,38 @@ def test_a_failing_set_up_statement_stops_the_checks(tmp_path):
 def test_check_with_an_unknown_id(exercise_id, message):
     with pytest.raises(ValueError, match=message):
         check(exercise_id)
+
+
+# Answers as a notebook holds them: module-level functions and a class, reaching the course's code
+# by an imported name, through its module, from a nested function, or not at all.
+def _direct(widths, rows):
+    return flops_per_step(widths, rows)
+
+
+def _through_the_module(widths, rows):
+    return takeoff.flops_per_step(widths, rows)
+
+
+def _nested(widths, rows):
+    return (lambda: flops_per_step(widths, rows))()
+
+
+def _own(widths, rows):
+    return rows * sum(a * b for a, b in zip(widths[:-1], widths[1:], strict=True))
+
+
+class _Methods:
+    def __call__(self, widths, rows):
+        return flops_per_step(widths, rows)
+
+    @staticmethod
+    def helper():
+        return takeoff.MODELS
+
+
+def test_borrowed_finds_course_and_library_names_however_they_are_reached():
+    assert borrowed(_direct) == borrowed(_nested) == ["flops_per_step"]
+    assert "takeoff" in borrowed(_through_the_module)
+    assert borrowed(_own) == []
+    assert borrowed(_Methods) == ["flops_per_step", "takeoff"]
+    assert borrowed(_direct, ("sklearn",)) == []

@@ -17,6 +17,6 @@ in their homework notebooks::
 * :mod:`.doctor`: checking a setup.
 """
 
-from helpers.course.checks import check
+from helpers.course.checks import borrowed, check
 
-__all__ = ["check"]
+__all__ = ["borrowed", "check"]

@@ -132,3 +132,32 @@ def check(exercise_id: str) -> None:
     """
     caller = inspect.currentframe().f_back  # type: ignore[union-attr]
     print(run_checks(exercise_id, caller.f_globals).report())
+
+
+def borrowed(answer: object, modules: tuple[str, ...] = ("helpers",)) -> list[str]:
+    """The names an answer (a function or a class) uses from ``modules``: homework tests call it
+    where an exercise asks learners to write something the course or a library already has.
+
+    It reads the names in the answer's code (nested functions and methods included) and where
+    each comes from; an answer that imports a module by a string at run time is not seen.
+
+    >>> import math
+    >>> def area(r):
+    ...     return math.pi * r**2
+    >>> borrowed(area, ("math",)), borrowed(area)
+    (['math'], [])
+    """
+    found = set()
+    members = vars(answer).values() if isinstance(answer, type) else [answer]
+    for member in members:
+        member = getattr(member, "__func__", member)  # static and class methods
+        codes = [member.__code__] if hasattr(member, "__code__") else []
+        while codes:
+            code = codes.pop()
+            codes += [c for c in code.co_consts if hasattr(c, "co_names")]
+            for name in code.co_names:
+                value = member.__globals__.get(name)
+                origin = getattr(value, "__module__", None) or getattr(value, "__name__", "")
+                if isinstance(origin, str) and origin.startswith(modules):
+                    found.add(name)
+    return sorted(found)
