@@ -28,6 +28,8 @@ import math
 import multiprocessing
 import multiprocessing.connection
 import os
+import shutil
+import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -404,13 +406,12 @@ class RankFailed(RuntimeError):
     """A function run by :func:`run_ranks` raised on some rank, or a rank died."""
 
 
-def _rank_main(fn, rank, world, port, tensor, connection, timeout, forbid) -> None:
+def _rank_main(fn, rank, world, store_file, tensor, connection, timeout, forbid) -> None:
     """One forked process: join the group, run ``fn``, send back plain data."""
     try:
         torch.set_num_threads(1)
-        store = dist.TCPStore(
-            "127.0.0.1", port, world, is_master=False, timeout=timedelta(seconds=timeout)
-        )
+        store = dist.FileStore(store_file, world)
+        store.set_timeout(timedelta(seconds=timeout))
         dist.init_process_group("gloo", store=store, rank=rank, world_size=world)
         original = tensor.clone()
         with count_sends(forbid_collectives=forbid) as counter:
@@ -448,10 +449,14 @@ def run_ranks(
     forbid_collectives: bool = True,
 ) -> dict:
     """Run ``fn(inputs[rank])`` on ``len(inputs)`` processes joined in a gloo group over
-    127.0.0.1 (a store on a port the OS picks), and collect plain data back.
+    127.0.0.1, and collect plain data back.
 
     The processes are forked from this one, so ``fn`` may be defined in a notebook (nothing is
-    pickled on the way in). Returns ``{"results": tensor (one row per rank), "bytes_sent": [bytes
+    pickled on the way in). They meet through a file store in a fresh temporary folder, not a TCP
+    store: a TCP store's server is a thread of this process, and a thread that holds a C library
+    lock (looking up an address) while this process forks leaves the child stuck on that lock.
+
+    Returns ``{"results": tensor (one row per rank), "bytes_sent": [bytes
     each rank sent with send/isend], "input_changed": [whether fn changed its input]}``.
     Raises :class:`RankFailed` (or ``NotImplementedError``, for an unanswered exercise) when a
     rank raises, and ``TimeoutError`` when the ranks do not finish within ``timeout`` seconds
@@ -463,11 +468,12 @@ def run_ranks(
     if world < 1:
         raise ValueError("give one input tensor per rank")
     context = multiprocessing.get_context("fork")
-    store = dist.TCPStore("127.0.0.1", 0, None, is_master=True, wait_for_workers=False)
+    folder = tempfile.mkdtemp(prefix="run-ranks-")
+    store_file = os.path.join(folder, "store")
     processes, connections = [], []
     for rank, tensor in enumerate(inputs):
         receiver, sender = context.Pipe(duplex=False)
-        args = (fn, rank, world, store.port, tensor.clone(), sender, timeout, forbid_collectives)
+        args = (fn, rank, world, store_file, tensor.clone(), sender, timeout, forbid_collectives)
         process = context.Process(target=_rank_main, args=args, daemon=True)
         process.start()
         sender.close()
@@ -506,6 +512,7 @@ def run_ranks(
                 process.join()
         for connection in connections:
             connection.close()
+        shutil.rmtree(folder, ignore_errors=True)
     shapes = {tuple(answers[r]["result"].shape) for r in range(world)}
     if len(shapes) > 1:
         raise RankFailed(f"the ranks returned tensors of different shapes: {sorted(shapes)}")
