@@ -160,8 +160,8 @@ def same_rows_verdict(
     pairs = list(zip(map(bool, a_right), map(bool, b_right), strict=True))
     a_only = sum(x and not y for x, y in pairs)
     b_only = sum(y and not x for x, y in pairs)
-    head = f"{a[0].upper()}{a[1:]} alone got {a_only} row(s) right, {b} alone {b_only}, of "
-    head += str(len(pairs))
+    n = len(pairs)
+    head = f"{a[0].upper()}{a[1:]} alone got {a_only} row(s) right, {b} alone {b_only}, of {n}"
     if a_only + b_only == 0:
         return f"{head}: exactly the same rows right, so nothing tells them apart."
     p = stats.binomtest(a_only, a_only + b_only, 0.5).pvalue

@@ -148,6 +148,14 @@ def _crossing(x: np.ndarray, y: np.ndarray, level: np.ndarray) -> float | None:
     return float(math.exp(lx[0] + t * (lx[1] - lx[0])))
 
 
+def _curve(rows: Sequence[float], seconds: Sequence[float], caller: str):
+    """One measured curve as two float arrays, checked: at least two sizes, increasing."""
+    x, y = np.asarray(rows, dtype=float), np.asarray(seconds, dtype=float)
+    if len(x) < 2 or np.any(np.diff(x) <= 0):
+        raise ValueError(f"{caller}() needs at least two sizes, in increasing order")
+    return x, y
+
+
 def takeoff(rows: Sequence[float], seconds: Sequence[float], factor: float = 2.0) -> float | None:
     """The row count where time per step reaches ``factor`` times the fixed per-step overhead.
 
@@ -156,9 +164,7 @@ def takeoff(rows: Sequence[float], seconds: Sequence[float], factor: float = 2.0
     largest size measured stays below. Below this size a step is mostly overhead; above it, mostly
     work.
     """
-    x, y = np.asarray(rows, dtype=float), np.asarray(seconds, dtype=float)
-    if len(x) < 2 or np.any(np.diff(x) <= 0):
-        raise ValueError("takeoff() needs at least two sizes, in increasing order")
+    x, y = _curve(rows, seconds, "takeoff")
     return _crossing(x, y, np.full_like(y, factor * y[0]))
 
 
@@ -172,9 +178,7 @@ def curve_shape(name: str, rows: Sequence[float], seconds: Sequence[float]) -> s
     >>> curve_shape("tiny", [100, 1000], [20e-3, 1e-3]).split(":")[1]
     ' the time per step fell from 20.00 ms at 100 rows to 1.00 ms at 1,000 rows'
     """
-    x, y = np.asarray(rows, dtype=float), np.asarray(seconds, dtype=float)
-    if len(x) < 2 or np.any(np.diff(x) <= 0):
-        raise ValueError("curve_shape() needs at least two sizes, in increasing order")
+    x, y = _curve(rows, seconds, "curve_shape")
     falls = np.flatnonzero(y[1:] < y[:-1] / 1.5)  # a third less time for more rows
     if len(falls):
         i = int(falls[0])
