@@ -492,8 +492,8 @@ def run_ranks(
                     f"rank(s) {late} did not finish within {timeout:.0f} s: a send without a "
                     "matching receive (or a receive with no send) waits forever"
                 )
-            for connection in ready:
-                rank = connections.index(connection)
+            for rank in sorted(connections.index(c) for c in ready):  # lowest rank first
+                connection = connections[rank]
                 try:
                     answers[rank] = connection.recv()
                 except EOFError:
