@@ -319,11 +319,12 @@ def test_commands_for_one_and_two_machines():
         T.torchrun_command([], nproc=1, nnodes=2)
 
 
-def test_a_run_past_its_timeout_is_killed_with_its_children(tmp_path):
-    marker = tmp_path / "child.pid"
+def test_a_run_past_its_timeout_is_killed_with_its_children_and_its_temp_folder(tmp_path):
+    marker, temp = tmp_path / "child.pid", tmp_path / "temp"
     code = (
-        "import subprocess, sys, time; "
+        "import subprocess, sys, tempfile, time; "
         "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
+        f"open({str(temp)!r}, 'w').write(tempfile.gettempdir()); "
         f"open({str(marker)!r}, 'w').write(str(c.pid)); time.sleep(60)"
     )
     run = T.Running([sys.executable, "-c", code], T.worker_env(), timeout=3, out=None).wait()
@@ -333,6 +334,9 @@ def test_a_run_past_its_timeout_is_killed_with_its_children(tmp_path):
     child = Path(f"/proc/{int(marker.read_text())}/status")
     time.sleep(0.2)  # the grandchild died with its process group (or is a zombie, not running)
     assert not child.exists() or "(zombie)" in child.read_text()
+    # torchrun's log folders went into a temporary folder of the run's own, now removed
+    assert Path(temp.read_text()).name.startswith("torchrun-")
+    assert not Path(temp.read_text()).exists()
 
 
 def test_a_failed_run_shows_its_last_lines():

@@ -30,6 +30,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -145,13 +146,14 @@ class Running:
         self.command, self.timeout, self.out = command, timeout, out
         self._log = io.BytesIO()
         self._file = open(os.devnull, "rb")  # noqa: SIM115 - closed in wait()
+        self._temp = tempfile.mkdtemp(prefix="torchrun-")  # its log folders; removed in wait()
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
             command,
             stdin=self._file,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            env=env,
+            env={**env, "TMPDIR": self._temp},
             start_new_session=os.name == "posix",  # its own process group: killed as a whole
         )
 
@@ -167,6 +169,7 @@ class Running:
             output, _ = self.process.communicate()
         finally:
             self._file.close()
+            shutil.rmtree(self._temp, ignore_errors=True)
         return Launch(
             self.command,
             self.process.returncode,

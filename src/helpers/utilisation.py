@@ -8,9 +8,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import threading
 import time
-from contextlib import contextmanager
 
 import psutil
 import torch
@@ -50,7 +51,7 @@ class UtilisationMeter:
             self.waits.append(time.perf_counter() - start)
             yield batch
 
-    @contextmanager
+    @contextlib.contextmanager
     def computing(self):
         """Time one step (synchronised with the device)."""
         with timed(self.device) as watch:
@@ -78,6 +79,8 @@ def peak_memory(fn, device: torch.device | str, interval: float = 0.001) -> int:
     On CUDA, PyTorch's own count of allocated memory (``max_memory_allocated``); elsewhere the
     process's resident memory (RSS), sampled every ``interval`` seconds from a background thread,
     minus what it was before (so it also counts memory that other code in the process allocates).
+    Memory that earlier work freed is handed back to the system first (:func:`release_free_memory`):
+    otherwise a repeated step reuses it without the RSS growing, and its peak reads 0.
     """
     device = torch.device(device)
     if device.type == "cuda":
@@ -87,6 +90,7 @@ def peak_memory(fn, device: torch.device | str, interval: float = 0.001) -> int:
         fn()
         torch.cuda.synchronize(device)
         return torch.cuda.max_memory_allocated(device) - base
+    release_free_memory()
     process = psutil.Process()
     base = process.memory_info().rss
     peak = base
@@ -106,6 +110,13 @@ def peak_memory(fn, device: torch.device | str, interval: float = 0.001) -> int:
         done.set()
         watcher.join()
     return max(0, max(peak, process.memory_info().rss) - base)
+
+
+def release_free_memory() -> None:
+    """Hand memory the C allocator holds free back to the system (glibc's ``malloc_trim``, on
+    Linux); on other systems, nothing."""
+    with contextlib.suppress(OSError, AttributeError):  # no C library to open, or not glibc
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 def is_out_of_memory(error: BaseException) -> bool:

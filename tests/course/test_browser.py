@@ -14,9 +14,11 @@ One run of day 1, as an instructor gives it:
 5. stop JupyterLab: ``git status`` lists nothing that it did not before (clean in a fresh clone),
    and the repository's rules (tests/test_project.py) pass with the saved lesson in place.
 
-The lesson's own file is restored at the end. It needs a Chromium (Debian's ``chromium``
-package; ``.ci/run`` installs it) or any Chrome named by COURSE_BROWSER; Playwright's own browser
-download is not used. Run it alone with ``python -m pytest -m browser``.
+The lesson's own file is restored at the end, unless someone else changed it while the test ran:
+then it is left as it is and the copy from before is kept in ``build/browser-test/``. It needs a
+Chromium (Debian's ``chromium`` package; ``.ci/run`` installs it) or any Chrome named by
+COURSE_BROWSER; Playwright's own browser download is not used. Run it alone with
+``python -m pytest -m browser``.
 """
 
 import os
@@ -248,9 +250,11 @@ def test_a_knob_answers_on_a_slide_and_the_repository_stays_clean(tmp_path):
     shots.mkdir(parents=True, exist_ok=True)
     status = git_status(env)
     original = LESSON.read_bytes()
+    written = None  # the lesson as the browser saved it
     start = time.perf_counter()
     try:
         present_in_browser(browser_path, tmp_path, shots, env)
+        written = LESSON.read_bytes()
         saved = nbformat.read(LESSON, as_version=4)
         assert any(c.get("outputs") for c in saved.cells), "the saved lesson should hold outputs"
         listed = set(git_status(env).splitlines()) - set(status.splitlines())
@@ -261,7 +265,15 @@ def test_a_knob_answers_on_a_slide_and_the_repository_stays_clean(tmp_path):
         )  # fmt: skip
         assert rules.returncode == 0, rules.stdout[-3000:] + rules.stderr[-2000:]
     finally:
-        if LESSON.read_bytes() != original:
+        now = LESSON.read_bytes()
+        if written is not None and now not in (original, written):  # edited during the test
+            kept = shots / f"{LESSON.name}.before-test"
+            kept.write_bytes(original)
+            pytest.fail(
+                f"{LESSON.name} changed while the test ran; it is left as it is now, "
+                f"and the copy from before the test is in {kept}"
+            )
+        if now != original:
             copy = LESSON.with_name(f".{LESSON.name}.restore")
             copy.write_bytes(original)
             os.replace(copy, LESSON)

@@ -1,6 +1,11 @@
-"""How notebooks are executed: the environment their kernels get."""
+"""How notebooks are executed: the environment their kernels get, how messages are awaited."""
+
+import asyncio
+import time
+from queue import Empty
 
 import nbformat
+import pytest
 from nbformat.v4 import new_notebook
 
 from helpers import paths
@@ -21,7 +26,7 @@ class FakeClient:
 
 def run_with(monkeypatch, tmp_path, **kwargs):
     FakeClient.seen.clear()
-    monkeypatch.setattr(execute_module, "NotebookClient", FakeClient)
+    monkeypatch.setattr(execute_module, "_Client", FakeClient)
     path = tmp_path / "day99_x.ipynb"
     nbformat.write(new_notebook(), path)
     execute_module.execute(path, **kwargs)
@@ -45,3 +50,32 @@ def test_a_cache_folder_chosen_by_the_caller_wins(monkeypatch, tmp_path):
     assert env["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "mine")
     env = run_with(monkeypatch, tmp_path, fast=True, env={"TORCHINDUCTOR_CACHE_DIR": "/x"})
     assert env["TORCHINDUCTOR_CACHE_DIR"] == "/x"
+
+
+def test_a_missed_wake_up_costs_one_short_poll_not_the_whole_wait():
+    calls = []
+
+    async def get_msg(timeout=None):  # as pyzmq when it misses the wake-up: the message that
+        calls.append(timeout)  # arrived is returned only when the poll's timeout ends
+        await asyncio.sleep(timeout)
+        if len(calls) < 3:
+            raise Empty
+        return {"msg_type": "execute_reply"}
+
+    waiting = execute_module._in_short_polls(get_msg, longest=0.05)
+    start = time.perf_counter()
+    assert asyncio.run(waiting(timeout=600))["msg_type"] == "execute_reply"
+    assert time.perf_counter() - start < 5 and calls == [0.05] * 3
+    calls.clear()
+    assert asyncio.run(waiting(timeout=None))["msg_type"] == "execute_reply"  # no limit: polls on
+
+
+def test_short_polls_still_end_at_the_callers_timeout():
+    async def nothing(timeout=None):
+        await asyncio.sleep(timeout)
+        raise Empty
+
+    start = time.perf_counter()
+    with pytest.raises(Empty):
+        asyncio.run(execute_module._in_short_polls(nothing, longest=0.05)(timeout=0.3))
+    assert 0.3 <= time.perf_counter() - start < 5

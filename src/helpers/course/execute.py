@@ -12,6 +12,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from queue import Empty
 
 import nbformat
 from nbclient import NotebookClient
@@ -22,6 +23,36 @@ from helpers import paths
 # The compile cache the caller chose, read when this module is imported: later, creating the first
 # optimiser in this process imports torch._dynamo, which writes its own default into os.environ.
 _CALLER_CACHE = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+
+
+class _Client(NotebookClient):
+    """nbclient, waiting for each kernel message in polls of at most a second.
+
+    pyzmq's asyncio poll can miss the wake-up for a message that has already arrived (seen in
+    ``make course`` on a cell that draws widgets, kernel and client both idle); it then returns
+    only when its timeout ends, so the cell's whole limit (10 minutes) is spent waiting. A poll that
+    ends looks at the socket once more, so short polls cost a missed wake-up at most a second.
+    """
+
+    async def async_start_new_kernel_client(self):
+        client = await super().async_start_new_kernel_client()
+        for channel in (client.shell_channel, client.iopub_channel):
+            channel.get_msg = _in_short_polls(channel.get_msg)
+        return client
+
+
+def _in_short_polls(get_msg, longest: float = 1.0):
+    async def get_msg_in_short_polls(timeout: float | None = None):
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = longest if end is None else min(longest, max(0.0, end - time.monotonic()))
+            try:
+                return await get_msg(timeout=left)
+            except Empty:
+                if end is not None and time.monotonic() >= end:
+                    raise
+
+    return get_msg_in_short_polls
 
 
 @dataclass
@@ -72,7 +103,7 @@ def execute(
         **(env or {}),
         "COURSE_FAST": "1" if fast else "0",
     }
-    client = NotebookClient(
+    client = _Client(
         nb,
         timeout=cell_timeout,
         kernel_name="python3",
