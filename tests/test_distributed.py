@@ -253,6 +253,17 @@ def test_scaling_verdict_follows_the_numbers(kind, many, words):
     assert words in S.scaling_verdict(s)
 
 
+@pytest.mark.parametrize(
+    "contention, words",
+    [(None, "or processes slowing"), (1.02, "was not slower (1.02×)"), (1.5, "shared cores")],
+)
+def test_scaling_verdict_blames_shared_cores_only_when_measured_so(contention, words):
+    lossy = S.scaling("strong", 2, one=0.1, many=0.07, rows=256)
+    slower = S.scaling("strong", 2, one=0.1, many=0.2, rows=256)
+    assert words in S.scaling_verdict(lossy, contention)
+    assert words in S.scaling_verdict(slower, contention)
+
+
 @pytest.mark.parametrize("beside, words", [(0.031, "about the same"), (0.05, "share its cores")])
 def test_contention_verdict_follows_the_ratio(beside, words):
     assert words in S.contention_verdict(128, beside, 0.030)
@@ -315,6 +326,8 @@ def test_commands_for_one_and_two_machines():
     assert "--standalone" in one and "--max-restarts=1" in one
     two = T.two_machine_commands("10.0.0.1", 29500, nproc_per_node=4)
     assert "--rdzv-endpoint=10.0.0.1:29500" in two and "--nnodes=2" in two
+    assert "--device" not in two  # on CPUs: gloo, the script's default
+    assert T.two_machine_commands(nproc_per_node=8, device="cuda").endswith("--device cuda")
     with pytest.raises(ValueError, match="rdzv_endpoint"):
         T.torchrun_command([], nproc=1, nnodes=2)
 

@@ -167,6 +167,7 @@ def test_cache_sizes_from_sysfs(tmp_path):
             (1, "Data", "48K", "0,64"),
             (2, "Unified", "2048K", "0,64"),
             (3, "Unified", "107520K", "0-127"),
+            (0, "Instruction", "32K", "5"),
         ]
     ):
         folder = tmp_path / f"index{index}"
@@ -178,6 +179,7 @@ def test_cache_sizes_from_sysfs(tmp_path):
         "L1d": "48 KiB (shared by CPUs 0,64)",
         "L2": "2 MiB (shared by CPUs 0,64)",
         "L3": "105 MiB (shared by CPUs 0-127)",
+        "L0i": "32 KiB (CPU 5 only)",
     }
 
 

@@ -216,7 +216,9 @@ def cache_sizes(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> dict
             except (OSError, ValueError):
                 continue
             label = f"L{level}" + {"Data": "d", "Instruction": "i"}.get(kind, "")
-            caches[label] = f"{size} (shared by CPUs {shared})"
+            # one CPU number: no other CPU uses this cache
+            users = f"CPU {shared} only" if shared.isdigit() else f"shared by CPUs {shared}"
+            caches[label] = f"{size} ({users})"
     elif platform.system() == "Darwin":
         for label, key in (
             ("L1d", "hw.l1dcachesize"),

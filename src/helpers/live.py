@@ -160,5 +160,6 @@ class LiveView:
             elif key.endswith(("_memory_used_gb", "_memory_gb", "_allocated_gb")):
                 name = key.removesuffix("_gb").replace("_", " ")
                 parts.append(f"peak {name} {table[key].max():.2f} GB")
-        parts.append(f"process CPU {table['process_cpu_percent'].mean():.0f}% on average")
+        cpu = table["process_cpu_percent"].mean()
+        parts.append(f"process CPU {cpu:.0f}% on average (100% = one CPU kept busy)")
         return "; ".join(parts)

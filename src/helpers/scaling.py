@@ -103,8 +103,9 @@ def communication_verdict(name: str, split: dict[str, float]) -> str:
     if exposed > allreduce:
         overlap = (
             f"The step waited longer than one all-reduce of all the gradients takes alone "
-            f"({allreduce * 1e3:.2f} ms): overlapping hid nothing, and the processes also slowed "
-            "each other (shared cores, DDP's own bookkeeping)."
+            f"({allreduce * 1e3:.2f} ms): overlapping hid nothing, and the other "
+            f"{(exposed - allreduce) * 1e3:.2f} ms are not the all-reduce itself: DDP's own work "
+            "around it, or processes slowing each other's compute."
         )
     else:
         hidden = split["hidden"] / allreduce if allreduce > 0 else 0.0
@@ -159,25 +160,32 @@ def scaling(kind: str, processes: int, one: float, many: float, rows: int) -> Sc
     return Scaling(kind, processes, one, many, rows, rows_many)
 
 
-def scaling_verdict(s: Scaling) -> str:
-    """What a scaling measurement says, in words that depend on the numbers.
+def scaling_verdict(s: Scaling, contention: float | None = None) -> str:
+    """What a scaling measurement says, in words that depend on the numbers. ``contention``: how
+    many times as long the same compute took beside the other processes as alone (when measured).
 
     >>> scaling_verdict(scaling("weak", 2, 0.1, 0.25, 256))[:60]
     'Weak scaling, 2 processes: 0.80× the throughput of one proce'
     """
+    if contention is None:
+        lost = "communication, or processes slowing each other's compute"
+    elif contention > 1.15:
+        lost = f"communication and shared cores (compute took {contention:.2f}× as long beside)"
+    else:
+        lost = f"communication: compute beside the others was not slower ({contention:.2f}×)"
     head = (
         f"{s.kind.capitalize()} scaling, {s.processes} processes: {s.speedup:.2f}× the "
         f"throughput of one process (efficiency {s.efficiency:.0%})"
     )
     if s.speedup < 1:
         return head + (
-            ": **slower than one process**; communication and shared cores cost more than the "
-            "split work saves."
+            f": **slower than one process**; what is lost to {lost} outweighs what the split "
+            "work saves."
         )
     if s.efficiency >= 0.9:
         return head + ": **near-perfect** scaling."
     if s.efficiency >= 0.6:
-        return head + ": **useful but lossy**; the rest goes to communication and shared cores."
+        return head + f": **useful but lossy**; the rest goes to {lost}."
     return head + (
         ": **poor**, under 60% of the ideal; the split of a step into compute and communication "
         "says how much of the loss is the all-reduce."

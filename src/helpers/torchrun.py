@@ -231,17 +231,22 @@ def fresh_folder(folder: Path) -> Path:
 
 
 def two_machine_commands(
-    host: str = "HOST_A", port: int = 29400, nproc_per_node: int = 2, job: str = "day08"
+    host: str = "HOST_A",
+    port: int = 29400,
+    nproc_per_node: int = 2,
+    job: str = "day08",
+    device: str = "cpu",
 ) -> str:
     """The command to type on each of two machines (the same on both), c10d rendezvous on
-    ``host:port``.
+    ``host:port``; ``device="cuda"`` runs one process per GPU (and so NCCL).
 
-    >>> print(two_machine_commands(nproc_per_node=8))  # doctest: +NORMALIZE_WHITESPACE
+    >>> text = two_machine_commands(nproc_per_node=8, device="cuda")
+    >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
     torchrun --nnodes=2 --rdzv-backend=c10d --rdzv-endpoint=HOST_A:29400 --rdzv-id=day08
-      --nproc-per-node=8 -m helpers.ddp_train --parts train
+      --nproc-per-node=8 -m helpers.ddp_train --parts train --device cuda
     """
     command = torchrun_command(
-        ["--parts", "train"],
+        ["--parts", "train", *(["--device", device] if device != "cpu" else [])],
         nproc=nproc_per_node,
         nnodes=2,
         rdzv_endpoint=f"{host}:{port}",
