@@ -255,7 +255,7 @@ def test_scaling_verdict_follows_the_numbers(kind, many, words):
 
 @pytest.mark.parametrize(
     "contention, words",
-    [(None, "or processes slowing"), (1.02, "was not slower (1.02×)"), (1.5, "shared cores")],
+    [(None, "or processes slowing"), (1.02, "communication (compute"), (1.5, "and shared cores")],
 )
 def test_scaling_verdict_blames_shared_cores_only_when_measured_so(contention, words):
     lossy = S.scaling("strong", 2, one=0.1, many=0.07, rows=256)

@@ -25,6 +25,8 @@ def test_takeoff_finds_twice_the_overhead():
     found = takeoff.takeoff(rows, seconds)
     assert 8e3 < found < 1.1e4
     assert takeoff.takeoff(rows, seconds, factor=1000) is None  # never reached
+    # rising from the smallest size: the first point is work already, not an overhead
+    assert takeoff.takeoff([100, 1000, 10000], [1e-3, 3e-3, 9e-3]) == 100
 
 
 @pytest.mark.parametrize(

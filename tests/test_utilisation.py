@@ -111,7 +111,7 @@ def test_peak_memory_on_cuda_uses_pytorch_s_counters(monkeypatch):
 
 def test_out_of_memory_recognised_on_gpu_and_cpu():
     assert utilisation.is_out_of_memory(torch.OutOfMemoryError("CUDA out of memory"))
-    # 4 PiB: more than a 64-bit process can even address, so the CPU allocator refuses at once
+    # 4 PiB of float32: far more than any machine has, so the CPU allocator refuses at once
     with pytest.raises(RuntimeError) as info:
         torch.empty(2**50)
     assert utilisation.is_out_of_memory(info.value)

@@ -168,24 +168,23 @@ def scaling_verdict(s: Scaling, contention: float | None = None) -> str:
     'Weak scaling, 2 processes: 0.80× the throughput of one proce'
     """
     if contention is None:
-        lost = "communication, or processes slowing each other's compute"
+        lost = "the loss is communication, or processes slowing each other's compute"
     elif contention > 1.15:
-        lost = f"communication and shared cores (compute took {contention:.2f}× as long beside)"
+        lost = f"the loss is communication and shared cores (compute: {contention:.2f}× alone)"
     else:
-        lost = f"communication: compute beside the others was not slower ({contention:.2f}×)"
+        lost = f"the loss is communication (compute beside the others: {contention:.2f}× alone)"
     head = (
         f"{s.kind.capitalize()} scaling, {s.processes} processes: {s.speedup:.2f}× the "
         f"throughput of one process (efficiency {s.efficiency:.0%})"
     )
     if s.speedup < 1:
         return head + (
-            f": **slower than one process**; what is lost to {lost} outweighs what the split "
-            "work saves."
+            f": **slower than one process**: it loses more than the split work saves; {lost}."
         )
     if s.efficiency >= 0.9:
         return head + ": **near-perfect** scaling."
     if s.efficiency >= 0.6:
-        return head + f": **useful but lossy**; the rest goes to {lost}."
+        return head + f": **useful but lossy**; {lost}."
     return head + (
         ": **poor**, under 60% of the ideal; the split of a step into compute and communication "
         "says how much of the loss is the all-reduce."

@@ -162,9 +162,13 @@ def takeoff(rows: Sequence[float], seconds: Sequence[float], factor: float = 2.0
     The overhead is the time at the smallest size measured (which should be small enough for the
     work to be negligible). Interpolated on log-log axes between measured points; ``None`` when the
     largest size measured stays below. Below this size a step is mostly overhead; above it, mostly
-    work.
+    work. When the second size already takes ``factor`` times the first, the first point is work,
+    not overhead (:func:`curve_shape`: "rising from the smallest size"): the take-off is at or
+    below the smallest size, which is returned.
     """
     x, y = _curve(rows, seconds, "takeoff")
+    if len(y) > 1 and y[1] >= factor * y[0]:
+        return float(x[0])
     return _crossing(x, y, np.full_like(y, factor * y[0]))
 
 
