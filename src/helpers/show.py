@@ -54,6 +54,8 @@ def compare_guess(
     'You guessed 1,000 parameters; the run measured 83: 12x too high.'
     >>> compare_guess("cpu", "mps")
     "You guessed 'cpu'; the run gave 'mps': not this time."
+    >>> compare_guess(5000, "not reached in the sizes measured", "rows")
+    'You guessed 5000 rows; the run: not reached in the sizes measured.'
     >>> compare_guess(None, 83)
     'No guess written: write one in the cell above and run it again, then this cell.'
     """
@@ -62,6 +64,8 @@ def compare_guess(
     unit = f" {what}" if what else ""
     numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (guess, measured))
     if not numbers:
+        if isinstance(guess, str) != isinstance(measured, str):  # a number against words
+            return f"You guessed {guess}{unit}; the run: {measured}."
         verdict = "right" if guess == measured else "not this time"
         return f"You guessed {guess!r}{unit}; the run gave {measured!r}: {verdict}."
     shown = fmt.format if fmt else _number
