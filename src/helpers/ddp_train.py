@@ -102,6 +102,11 @@ def log(*text: object) -> None:
         print(*text, flush=True)
 
 
+def line(text: str) -> None:
+    """Print one line from any rank in one write, so two ranks' lines never run together."""
+    print(text + "\n", end="", flush=True)
+
+
 # --- hello, sampler ---------------------------------------------------------------------------
 
 
@@ -120,11 +125,10 @@ def hello(args, device) -> None:
     dist.all_gather_object(everyone, me)
     total = torch.tensor([dist.get_rank() + 1.0], device=device)
     dist.all_reduce(total)  # 1 + 2 + ... + world_size, on every rank
-    line = (
+    line(
         f"rank {me['rank']} of {me['world_size']} (local rank {me['local_rank']}) on "
         f"{me['host']}, pid {me['pid']}: all_reduce of rank + 1 gives {total.item():g}"
     )
-    print(line + "\n", end="", flush=True)  # one write: the ranks' lines never run together
     write(args, "hello", {"ranks": everyone, "all_reduce": total.item()})
 
 
@@ -165,7 +169,7 @@ def train(args, device) -> None:
     losses = {}
     for step in range(start, args.steps):
         if step == args.fail_at and rank == args.fail_rank and restart == 0:
-            print(f"rank {rank}: killed at step {step} (SIGKILL, no goodbye)\n", end="", flush=True)
+            line(f"rank {rank}: killed at step {step} (SIGKILL, no goodbye)")
             os.kill(os.getpid(), signal.SIGKILL)
         rows = rank_rows(args.rows, world, rank, step, args.batch)
         loss = sgd_step(ddp, optimizer, X[rows].to(device), y[rows].to(device))

@@ -160,6 +160,11 @@ def scaling(kind: str, processes: int, one: float, many: float, rows: int) -> Sc
     return Scaling(kind, processes, one, many, rows, rows_many)
 
 
+SHARED_CORES = 1.15
+"""Compute that takes this many times as long beside the other processes as alone: they slow
+each other (shared cores, memory, caches); below it, the difference is read as none."""
+
+
 def scaling_verdict(s: Scaling, contention: float | None = None) -> str:
     """What a scaling measurement says, in words that depend on the numbers. ``contention``: how
     many times as long the same compute took beside the other processes as alone (when measured).
@@ -169,7 +174,7 @@ def scaling_verdict(s: Scaling, contention: float | None = None) -> str:
     """
     if contention is None:
         lost = "the loss is communication, or processes slowing each other's compute"
-    elif contention > 1.15:
+    elif contention > SHARED_CORES:
         lost = f"the loss is communication and shared cores (compute: {contention:.2f}× alone)"
     else:
         lost = f"the loss is communication (compute beside the others: {contention:.2f}× alone)"
@@ -220,7 +225,7 @@ def contention_verdict(rows: int, beside: float, alone: float) -> str:
         f"Even without communication, computing {rows} rows took {beside * 1e3:.1f} ms per step "
         f"beside the other processes, against {alone * 1e3:.1f} ms alone"
     )
-    if ratio > 1.15:
+    if ratio > SHARED_CORES:
         return f"{head}: {ratio:.2f}× as long: the processes share its cores, memory and caches."
     return (
         f"{head}: about the same ({ratio:.2f}×), so the processes hardly slowed each other's "

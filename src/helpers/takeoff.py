@@ -156,7 +156,13 @@ def _curve(rows: Sequence[float], seconds: Sequence[float], caller: str):
     return x, y
 
 
-def takeoff(rows: Sequence[float], seconds: Sequence[float], factor: float = 2.0) -> float | None:
+TAKEOFF_FACTOR = 2.0
+"""A step is mostly work once it takes this many times the fixed overhead (the take-off point)."""
+
+
+def takeoff(
+    rows: Sequence[float], seconds: Sequence[float], factor: float = TAKEOFF_FACTOR
+) -> float | None:
     """The row count where time per step reaches ``factor`` times the fixed per-step overhead.
 
     The overhead is the time at the smallest size measured (which should be small enough for the
@@ -167,7 +173,7 @@ def takeoff(rows: Sequence[float], seconds: Sequence[float], factor: float = 2.0
     below the smallest size, which is returned.
     """
     x, y = _curve(rows, seconds, "takeoff")
-    if len(y) > 1 and y[1] >= factor * y[0]:
+    if y[1] >= factor * y[0]:
         return float(x[0])
     return _crossing(x, y, np.full_like(y, factor * y[0]))
 
@@ -193,9 +199,9 @@ def curve_shape(name: str, rows: Sequence[float], seconds: Sequence[float]) -> s
             "point. Run the sweep again before reading this curve."
         )
     overhead = f"a fixed overhead of {y[0] * 1e3:.2f} ms per step"
-    if y[-1] < 2 * y[0]:
+    if y[-1] < TAKEOFF_FACTOR * y[0]:
         return f"**{name}**: flat over every size measured: {overhead}, up to {x[-1]:,.0f} rows."
-    if y[1] < 2 * y[0]:
+    if y[1] < TAKEOFF_FACTOR * y[0]:
         return f"**{name}**: flat at first, then rising: {overhead}, then work."
     return (
         f"**{name}**: rising from the smallest size measured ({x[0]:,.0f} rows): the work already "
