@@ -63,15 +63,15 @@ def test_wrong_columns(copy):
 
 
 def test_wrong_row_count(copy):
-    lines = copy.read_text().splitlines()
-    copy.write_text("\n".join(lines[:-3]) + "\n")
+    lines = copy.read_text(encoding="utf-8").splitlines()
+    copy.write_text("\n".join(lines[:-3]) + "\n", encoding="utf-8")
     with pytest.raises(DataFileError, match="has 300 rows of data; the Cleveland data has 303"):
         load_heart(copy)
 
 
 def test_edited_value_fails_the_checksum(copy):
-    text = copy.read_text()
-    copy.write_text(text.replace("63.0,1.0,1.0,145.0", "63.0,1.0,1.0,146.0", 1))
+    text = copy.read_text(encoding="utf-8")
+    copy.write_text(text.replace("63.0,1.0,1.0,145.0", "63.0,1.0,1.0,146.0", 1), encoding="utf-8")
     with pytest.raises(DataFileError, match="right shape but different content"):
         load_heart(copy)
     assert load_heart(copy, verify=False).loc[0, "trestbps"] == 146.0
@@ -84,7 +84,7 @@ def test_not_a_csv(copy):
 
 
 def test_text_in_a_numeric_column(copy):
-    text = copy.read_text().replace("?", "NA?", 1)
-    copy.write_text(text)
+    text = copy.read_text(encoding="utf-8").replace("?", "NA?", 1)
+    copy.write_text(text, encoding="utf-8")
     with pytest.raises(DataFileError, match=r"non-numeric values in \['thal'\]"):
         load_heart(copy)

@@ -344,12 +344,12 @@ def test_a_run_past_its_timeout_is_killed_with_its_children_and_its_temp_folder(
     assert run.timed_out and not run.ok
     with pytest.raises(T.LaunchFailed, match="ran past its timeout"):
         run.check()
-    child = Path(f"/proc/{int(marker.read_text())}/status")
+    child = Path(f"/proc/{int(marker.read_text(encoding='utf-8'))}/status")
     time.sleep(0.2)  # the grandchild died with its process group (or is a zombie, not running)
-    assert not child.exists() or "(zombie)" in child.read_text()
+    assert not child.exists() or "(zombie)" in child.read_text(encoding="utf-8")
     # torchrun's log folders went into a temporary folder of the run's own, now removed
-    assert Path(temp.read_text()).name.startswith("torchrun-")
-    assert not Path(temp.read_text()).exists()
+    assert Path(temp.read_text(encoding="utf-8")).name.startswith("torchrun-")
+    assert not Path(temp.read_text(encoding="utf-8")).exists()
 
 
 def test_a_failed_run_shows_its_last_lines():
@@ -403,7 +403,7 @@ def test_two_nodes_on_localhost_train_like_one_process_with_the_combined_batch(l
     for folder in folders:
         for part in ("hello", "sampler", "bytes", "train"):
             if (folder / f"{part}.json").is_file():
-                results[part] = json.loads((folder / f"{part}.json").read_text())
+                results[part] = json.loads((folder / f"{part}.json").read_text(encoding="utf-8"))
     final = next(f for f in folders if (f / "final.pt").is_file())
 
     hello = results["hello"]
@@ -432,7 +432,10 @@ def test_a_killed_worker_restarts_and_ends_with_the_undisturbed_weights(launched
     killed = launched["killed"]
     assert killed.ok, killed.output[-3000:]
     assert killed.lines(f"killed at step {FAIL_AT}"), killed.output[-3000:]
-    attempts = [json.loads(line) for line in (launched["tmp"] / "killed/attempts.jsonl").open()]
+    attempts = [
+        json.loads(line)
+        for line in (launched["tmp"] / "killed/attempts.jsonl").open(encoding="utf-8")
+    ]
     assert attempts == [{"restart": 0, "resumed_from": 0}, {"restart": 1, "resumed_from": 8}]
     calm = next(f / "final.pt" for f in launched["tmp"].glob("node*") if (f / "final.pt").is_file())
     a, b = D.load_checkpoint(calm), D.load_checkpoint(launched["tmp"] / "killed" / "final.pt")

@@ -63,7 +63,7 @@ def test_usable_cpus_honours_affinity_and_container_quotas(
 ):
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+        (tmp_path / name).write_text(text, encoding="utf-8")
     real_path = hardware.Path
     monkeypatch.setattr(
         hardware, "Path", lambda p: real_path(str(p).replace("/sys/fs/cgroup", str(tmp_path)))
@@ -75,7 +75,9 @@ def test_usable_cpus_honours_affinity_and_container_quotas(
 
 
 def test_cpu_name_on_linux_reads_proc_cpuinfo(monkeypatch, tmp_path):
-    (tmp_path / "cpuinfo").write_text("processor\t: 0\nmodel name\t: AMD EPYC 9654 96-Core\n")
+    (tmp_path / "cpuinfo").write_text(
+        "processor\t: 0\nmodel name\t: AMD EPYC 9654 96-Core\n", encoding="utf-8"
+    )
     real_path = hardware.Path
     monkeypatch.setattr(hardware.platform, "system", lambda: "Linux")
     monkeypatch.setattr(
@@ -174,7 +176,7 @@ def test_cache_sizes_from_sysfs(tmp_path):
         folder.mkdir()
         for name, value in (("level", level), ("type", kind), ("size", size),
                             ("shared_cpu_list", shared)):  # fmt: skip
-            (folder / name).write_text(f"{value}\n")
+            (folder / name).write_text(f"{value}\n", encoding="utf-8")
     assert hardware.cache_sizes(tmp_path) == {
         "L1d": "48 KiB (shared by CPUs 0,64)",
         "L2": "2 MiB (shared by CPUs 0,64)",

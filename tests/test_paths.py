@@ -55,7 +55,7 @@ def test_a_copy_opened_from_elsewhere_finds_itself(tmp_path):
 
 def _imports(path: Path) -> set[str]:
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
         elif isinstance(node, ast.Import):
@@ -75,7 +75,7 @@ def test_lesson_modules_never_import_the_tooling(path):
 def test_no_course_path_is_built_outside_the_paths_module(path):
     if path.name == "paths.py":
         return
-    text = path.read_text()
+    text = path.read_text(encoding="utf-8")
     joins = ['/ "notebooks"', '/ "instructor"', '/ "data"', '/ "build"', '/ "homework"']
     for pattern in ["Path(__file__)", "parents[", "ROOT /", *joins]:
         assert pattern not in text, f"{path.name} builds a course path: use helpers.paths"

@@ -44,7 +44,7 @@ def test_timeline_keeps_phases_and_operators_in_time_order(tmp_path):
     assert events["start_us"].is_monotonic_increasing
     assert 0 < covered(events, "operator") < 1  # operators fill part of the time: gaps between
     assert covered(events, "kernel") == 0.0  # no GPU here
-    names = {e.get("name") for e in json.loads(trace.read_text())["traceEvents"]}
+    names = {e.get("name") for e in json.loads(trace.read_text(encoding="utf-8"))["traceEvents"]}
     assert {"multiply", "aten::mm"} <= names  # the Chrome trace holds the same events
     only = timeline(work, device="cpu", phases={"activate"})
     assert only[only["kind"] == "phase"]["name"].tolist() == ["activate", "activate"]

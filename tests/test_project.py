@@ -1,5 +1,6 @@
 """The repository's own rules: dependencies in step, clean notebooks, lint."""
 
+import ast
 import json
 import re
 import subprocess
@@ -8,6 +9,7 @@ import sys
 import nbformat
 import pytest
 import yaml
+from IPython.core.inputtransformer2 import TransformerManager
 
 try:
     import tomllib
@@ -44,8 +46,8 @@ def _split(requirement):
 
 
 def test_environment_yml_agrees_with_pyproject():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
     conda = [d for d in env["dependencies"] if isinstance(d, str)]
     pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
 
@@ -63,7 +65,7 @@ def test_environment_yml_agrees_with_pyproject():
 
 
 def test_every_conda_dependency_says_which_day_needs_it():
-    text = (ROOT / "environment.yml").read_text()
+    text = (ROOT / "environment.yml").read_text(encoding="utf-8")
     lines = text.split("\ndependencies:\n", 1)[1].splitlines()
     deps = [
         ln
@@ -76,13 +78,13 @@ def test_every_conda_dependency_says_which_day_needs_it():
 
 
 def test_makefile_pins_the_tested_torch():
-    makefile = (ROOT / "Makefile").read_text()
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert f"TORCH_SPEC ?= torch=={TESTED_TORCH}" in makefile
 
 
 def test_ci_runs_the_readme_commands():
-    ci = (ROOT / ".ci" / "run").read_text()
-    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make test" in ci and "make course" in ci
     assert "make test" in readme and "make lab" in readme
 
@@ -119,7 +121,9 @@ def test_lessons_link_to_their_homework():
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
         homework = f"homework/day{path.name[3:5]}_homework.ipynb"
         if (ROOT / "notebooks" / homework).exists():
-            assert f"]({homework})" in path.read_text(), f"{path.name} should link to {homework}"
+            assert f"]({homework})" in path.read_text(encoding="utf-8"), (
+                f"{path.name} should link to {homework}"
+            )
 
 
 LESSONS = sorted((ROOT / "notebooks").glob("day*.ipynb"))
@@ -139,7 +143,7 @@ def test_lessons_that_show_tables_use_the_one_table_setting(path):
 
 def test_lessons_carry_their_day_and_title():
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
-        course = json.loads(path.read_text())["metadata"]["course"]
+        course = json.loads(path.read_text(encoding="utf-8"))["metadata"]["course"]
         assert course["day"] == int(path.name[3:5]), path
         assert course["title"], path
 
@@ -166,7 +170,7 @@ def test_outline_is_current():
 def test_every_lesson_has_a_measured_run_time():
     """Set by `python -m helpers outline --timings build/course/timings.json` (make course)."""
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
-        minutes = json.loads(path.read_text())["metadata"]["course"].get("minutes")
+        minutes = json.loads(path.read_text(encoding="utf-8"))["metadata"]["course"].get("minutes")
         assert isinstance(minutes, int) and minutes >= 1, path.name
 
 
@@ -194,3 +198,50 @@ def test_every_lesson_asks_learners_to_predict_before_they_run(path):
     questions = [c for c in cells if "predict" in c.get("metadata", {}).get("tags", [])]
     assert len(questions) >= 3, f"{len(questions)} predict-then-run moments"
     assert all(c["cell_type"] == "markdown" for c in questions)
+
+
+def _calls_without_encoding(source):
+    """(line, name) of each read_text/write_text/open call that opens text without an encoding."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        func = getattr(node, "func", None)
+        name = getattr(func, "attr", None) or getattr(func, "id", None)
+        if name not in ("read_text", "write_text", "open") or not isinstance(node, ast.Call):
+            continue
+        owner = getattr(getattr(func, "value", None), "id", None)
+        if owner in ("os", "Image", "webbrowser") or any(
+            k.arg == "encoding" for k in node.keywords
+        ):
+            continue
+        positional = {"read_text": 1, "write_text": 2}.get(name)
+        if positional and len(node.args) >= positional:  # encoding given by position
+            continue
+        mode = node.args[1 if isinstance(func, ast.Name) else 0 : 2][:1]
+        mode += [k.value for k in node.keywords if k.arg == "mode"]
+        if any(isinstance(m, ast.Constant) and "b" in str(m.value) for m in mode):
+            continue  # binary: no encoding
+        found.append((node.lineno, name))
+    return found
+
+
+def test_calls_without_encoding_are_found():
+    source = "p.read_text()\nopen(f)\np.open('rb')\np.write_text(t, 'utf-8')\nopen(f, 'wb')\n"
+    assert _calls_without_encoding(source) == [(1, "read_text"), (2, "open")]
+
+
+def test_every_text_file_names_its_encoding():
+    """A learner on Chinese Windows reads with GBK by default: every text file names UTF-8."""
+    missing = []
+    sources = [
+        *ROOT.glob("src/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+        *ROOT.glob("benchmarks/*.py"),
+    ]
+    for path in sources:
+        missing += [(path, *c) for c in _calls_without_encoding(path.read_text(encoding="utf-8"))]
+    python = TransformerManager().transform_cell  # IPython syntax (%time, !cmd) as Python
+    for path in NOTEBOOKS:
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code":
+                missing += [(path, *c) for c in _calls_without_encoding(python(cell.source))]
+    assert not missing, missing

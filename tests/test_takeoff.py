@@ -88,11 +88,11 @@ def test_sweep_progress_bar_counts_the_capped_points(monkeypatch):
 def test_reference_round_trip_and_a_broken_file(tmp_path):
     table = takeoff.sweep({"IrisMLP 4-10-3": (4, 10, 3)}, [100], device="cpu", min_run_time=0.01)
     payload = {"card": {"gpu": "a GPU"}, "points": table.to_dict(orient="records")}
-    (tmp_path / "ref.json").write_text(json.dumps(payload))
+    (tmp_path / "ref.json").write_text(json.dumps(payload), encoding="utf-8")
     card, loaded = takeoff.load_reference(tmp_path / "ref.json")
     assert card["gpu"] == "a GPU" and loaded["seconds"].tolist() == table["seconds"].tolist()
     assert takeoff.load_reference(tmp_path / "absent.json") is None
-    (tmp_path / "bad.json").write_text(json.dumps({"points": []}))
+    (tmp_path / "bad.json").write_text(json.dumps({"points": []}), encoding="utf-8")
     with pytest.raises(ValueError, match="is not a reference sweep.*python -m helpers gpu-check"):
         takeoff.load_reference(tmp_path / "bad.json")
 

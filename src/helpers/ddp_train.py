@@ -92,7 +92,7 @@ def write(args: argparse.Namespace, part: str, result: dict) -> None:
     if dist.get_rank() == 0:
         path = args.out / f"{part}.json"
         partial = path.with_name(path.name + ".partial")
-        partial.write_text(json.dumps(result, indent=1))
+        partial.write_text(json.dumps(result, indent=1), encoding="utf-8")
         os.replace(partial, path)
 
 
@@ -163,7 +163,7 @@ def train(args, device) -> None:
         start = state["step"]
     log(f"attempt {restart}: {world} processes, starting at step {start}")
     if rank == 0:
-        with open(args.out / "attempts.jsonl", "a") as file:
+        with open(args.out / "attempts.jsonl", "a", encoding="utf-8") as file:
             file.write(json.dumps({"restart": restart, "resumed_from": start}) + "\n")
     ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)
     losses = {}

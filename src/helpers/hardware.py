@@ -178,7 +178,7 @@ def cpu_name() -> str:
     system = platform.system()
     try:
         if system == "Linux":
-            if name := parse_cpuinfo(Path("/proc/cpuinfo").read_text())["name"]:
+            if name := parse_cpuinfo(Path("/proc/cpuinfo").read_text(encoding="utf-8"))["name"]:
                 return name
         elif system == "Darwin":
             if name := _sysctl("machdep.cpu.brand_string"):
@@ -209,10 +209,10 @@ def cache_sizes(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> dict
     if root.is_dir():
         for index in sorted(root.glob("index*")):
             try:
-                level = (index / "level").read_text().strip()
-                kind = (index / "type").read_text().strip()
-                size = _size((index / "size").read_text().strip())
-                shared = (index / "shared_cpu_list").read_text().strip()
+                level = (index / "level").read_text(encoding="utf-8").strip()
+                kind = (index / "type").read_text(encoding="utf-8").strip()
+                size = _size((index / "size").read_text(encoding="utf-8").strip())
+                shared = (index / "shared_cpu_list").read_text(encoding="utf-8").strip()
             except (OSError, ValueError):
                 continue
             label = f"L{level}" + {"Data": "d", "Instruction": "i"}.get(kind, "")
@@ -233,13 +233,13 @@ def cache_sizes(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> dict
 def _cgroup_cpu_limit() -> float | None:
     """The container's CPU quota in CPUs (cgroup v2, then v1), or ``None`` when there is none."""
     try:
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text(encoding="utf-8").split()[:2]
         return None if quota == "max" else int(quota) / int(period)
     except (OSError, ValueError):
         pass
     try:
-        quota = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").read_text())
-        period = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_period_us").read_text())
+        quota = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").read_text(encoding="utf-8"))
+        period = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_period_us").read_text(encoding="utf-8"))
         return None if quota <= 0 else quota / period
     except (OSError, ValueError):
         return None
@@ -259,7 +259,7 @@ def cpu_info() -> dict:
     parsed: dict = {"flags": []}
     if platform.system() == "Linux":
         with contextlib.suppress(OSError):
-            parsed = parse_cpuinfo(Path("/proc/cpuinfo").read_text())
+            parsed = parse_cpuinfo(Path("/proc/cpuinfo").read_text(encoding="utf-8"))
     parsed["name"] = parsed.get("name") or cpu_name()
     memory = psutil.virtual_memory()
     physical = psutil.cpu_count(logical=False)

@@ -45,7 +45,7 @@ def _quiet_stderr() -> Iterator[None]:
     """Silence what C/C++ code writes to file descriptor 2 (Python's own errors are unaffected)."""
     sys.stderr.flush()
     saved = os.dup(2)
-    with open(os.devnull, "w") as devnull:
+    with open(os.devnull, "w", encoding="utf-8") as devnull:
         os.dup2(devnull.fileno(), 2)
         try:
             yield

@@ -136,7 +136,7 @@ class Launch:
         path = self.out / f"{part}.json"
         if not path.is_file():
             raise FileNotFoundError(f"{path} is missing: did the run include --parts {part}?")
-        return json.loads(path.read_text())
+        return json.loads(path.read_text(encoding="utf-8"))
 
 
 class Running:

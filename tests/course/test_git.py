@@ -124,6 +124,6 @@ def test_the_command_sets_up_this_clone(clone, monkeypatch, capsys):
 
 
 def test_make_install_sets_up_the_filter():
-    makefile = (paths.ROOT / "Makefile").read_text()
+    makefile = (paths.ROOT / "Makefile").read_text(encoding="utf-8")
     install = makefile.split("$(STAMP): pyproject.toml", 1)[1].split("\n\n", 1)[0]
     assert "-m helpers git-filter" in install

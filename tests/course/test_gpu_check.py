@@ -58,7 +58,7 @@ def test_it_writes_the_reference_and_a_one_screen_summary(fake_cuda, monkeypatch
     monkeypatch.setattr("helpers.nvml.driver_version", lambda: "570.1")
     assert main(["gpu-check", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    payload = json.loads((tmp_path / "gpu_reference.json").read_text())
+    payload = json.loads((tmp_path / "gpu_reference.json").read_text(encoding="utf-8"))
     assert {"card", "date", "points", "day05", "roofline", "day07"} <= set(payload)
     assert payload["card"]["gpu"] == fake_cuda.name and payload["card"]["driver"] == "570.1"
     card, table = takeoff.load_reference(tmp_path / "gpu_reference.json")  # day 6 reads it back

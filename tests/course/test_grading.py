@@ -162,20 +162,23 @@ def graded(tmp_path_factory):
     save("erin_day00_homework.ipynb", stripped)
     frank = CORRECT_DEVICE.replace("ones(", "zeros(") + "torch.all = lambda *a, **k: True\n"
     save("frank_day00_homework.ipynb", replace_answer(answered("day00"), "day00.device", frank))
-    (folder / "henry_day00_homework.ipynb").write_text("{ this is not JSON")
+    (folder / "henry_day00_homework.ipynb").write_text("{ this is not JSON", encoding="utf-8")
     save("hugo_day00_homework.ipynb", answered("day01"))
     (folder / "judy_day00_homework.ipynb").write_bytes(b"")
     save("kim/day00_homework.ipynb", answered("day00"))
-    (folder / "notes.txt").write_text("not a submission")
+    (folder / "notes.txt").write_text("not a submission", encoding="utf-8")
     for master in paths.masters():  # every master, graded as a submission of its own solutions
         shutil.copy(master, folder / f"master_{master.name}")
-    (folder / "leo_day99_homework.ipynb").write_text(release_text(paths.master("day00_homework")))
+    (folder / "leo_day99_homework.ipynb").write_text(
+        release_text(paths.master("day00_homework")), encoding="utf-8"
+    )
     # 10. A forged manual.csv in the output folder.
     (out / "manual.csv").write_text(
         "student,homework,question,max_points,answer,points,comment\n"
         "alice,day00_homework,day00.why_get_device,99,whatever,99,\n"
         "nobody,day00_homework,day00.why_get_device,1,,1,\n"
-        "kim,day00_homework,day00.why_get_device,1,x,lots,\n"
+        "kim,day00_homework,day00.why_get_device,1,x,lots,\n",
+        encoding="utf-8",
     )
 
     submissions = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
@@ -185,7 +188,7 @@ def graded(tmp_path_factory):
     def judge_then_edit(job, limits):  # 9: zed's file changes while it is graded
         outcomes = run_judge(job, limits)
         if "ZED" in job["answers"].get("day00.device", ""):
-            (folder / "zed_day00_homework.ipynb").write_text("edited meanwhile")
+            (folder / "zed_day00_homework.ipynb").write_text("edited meanwhile", encoding="utf-8")
         return outcomes
 
     with pytest.MonkeyPatch.context() as patch:
@@ -194,7 +197,7 @@ def graded(tmp_path_factory):
         results = grading.grade(folder, out, jobs=2, limits=LIMITS, progress=False)
         seconds = time.monotonic() - start
     submissions[folder / "zed_day00_homework.ipynb"] = b"edited meanwhile"
-    with (out / "grades.csv").open() as file:
+    with (out / "grades.csv").open(encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
     return {
         "folder": folder,
@@ -262,7 +265,7 @@ def test_each_status_has_its_reason(graded):
 
 
 def test_report_names_what_was_not_graded_and_the_forged_manual_grades(graded):
-    report = (graded["out"] / "report.txt").read_text()
+    report = (graded["out"] / "report.txt").read_text(encoding="utf-8")
     assert report.startswith("grader: commit ")
     assert "sandbox: on (bubblewrap" in report and "OMP_NUM_THREADS=1" in report
     assert "notes.txt: not a submission" in report
@@ -281,11 +284,13 @@ def test_report_names_what_was_not_graded_and_the_forged_manual_grades(graded):
 
 def test_feedback_says_why_without_revealing_hidden_tests(graded):
     feedback = graded["out"] / "feedback"
-    frank = (feedback / "frank_day00_homework.md").read_text()
+    frank = (feedback / "frank_day00_homework.md").read_text(encoding="utf-8")
     assert "day00.device: 0 of 2 points (failed)" in frank
     assert "hidden) checks did not pass" in frank
     assert "torch.all(ones == 1)" not in frank and "float32" not in frank  # hidden tests' text
-    assert "RuntimeError: oops" in (feedback / "carol_day00_homework.md").read_text()
+    assert "RuntimeError: oops" in (feedback / "carol_day00_homework.md").read_text(
+        encoding="utf-8"
+    )
     assert (feedback / "grace_day00_homework.md").stat().st_size < 10_000
 
 
@@ -322,17 +327,17 @@ def test_grading_twice_gives_the_same_files_and_keeps_manual_grades(tmp_path):
     folder.mkdir()
     nbformat.write(answered("day00"), folder / "alice_day00_homework.ipynb")
     grading.grade(folder, out, limits=LIMITS, progress=False)
-    first = {p.name: p.read_text() for p in out.rglob("*") if p.is_file()}
-    with (out / "manual.csv").open() as file:
+    first = {p.name: p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()}
+    with (out / "manual.csv").open(encoding="utf-8") as file:
         manual = list(csv.DictReader(file))
     manual[0]["points"], manual[0]["comment"] = "1", "clear and complete"
-    with (out / "manual.csv").open("w", newline="") as file:
+    with (out / "manual.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.DictWriter(file, fieldnames=grading.MANUAL_COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(manual)
-    edited = (out / "manual.csv").read_text()
+    edited = (out / "manual.csv").read_text(encoding="utf-8")
     grading.grade(folder, out, limits=LIMITS, progress=False)
-    second = {p.name: p.read_text() for p in out.rglob("*") if p.is_file()}
+    second = {p.name: p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()}
     assert second["manual.csv"] == edited
     assert ",1,1,manual," in second["grades.csv"]  # the typed point, merged
     assert {k: v for k, v in second.items() if k not in ("manual.csv", "grades.csv")} == {
@@ -348,8 +353,10 @@ def test_without_a_sandbox_grading_refuses_unless_told(tmp_path, monkeypatch, ca
     folder = tmp_path / "in"
     nbformat.write(answered("day00"), folder / "alice_day00_homework.ipynb")
     grading.grade(folder, tmp_path / "out", limits=LIMITS, sandboxed=False, progress=False)
-    assert "sandbox: OFF" in (tmp_path / "out" / "report.txt").read_text()
-    feedback = (tmp_path / "out" / "feedback" / "alice_day00_homework.md").read_text()
+    assert "sandbox: OFF" in (tmp_path / "out" / "report.txt").read_text(encoding="utf-8")
+    feedback = (tmp_path / "out" / "feedback" / "alice_day00_homework.md").read_text(
+        encoding="utf-8"
+    )
     assert "WITHOUT an OS sandbox" in feedback and "2 of 2 points (passed)" in feedback
 
 

@@ -57,15 +57,17 @@ def test_guide_writes_between_its_markers(tmp_path, monkeypatch):
     (executed / "notebooks").mkdir(parents=True)
     nbformat.write(executed_lesson(), lessons / "day03_x.ipynb")
     nbformat.write(executed_lesson(), executed / "notebooks" / "day03_x.ipynb")
-    (executed / "timings.json").write_text(json.dumps({"mode": "full", "machine": "a CPU"}))
+    (executed / "timings.json").write_text(
+        json.dumps({"mode": "full", "machine": "a CPU"}), encoding="utf-8"
+    )
     guide_file = tmp_path / "GUIDE.md"
-    guide_file.write_text(f"intro\n{guide.START}\nold\n{guide.END}\nrest\n")
+    guide_file.write_text(f"intro\n{guide.START}\nold\n{guide.END}\nrest\n", encoding="utf-8")
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     monkeypatch.setattr(paths, "NOTEBOOKS", lessons)
     monkeypatch.setattr(paths, "GUIDE", guide_file)
     assert guide.guide(executed, check=True) == ["GUIDE.md"]
     assert guide.guide(executed) == ["GUIDE.md"]
-    text = guide_file.read_text()
+    text = guide_file.read_text(encoding="utf-8")
     assert text.startswith("intro\n") and text.endswith("rest\n") and "old" not in text
     assert "### Day 3 · Title" in text and "(`make course` on a CPU)" in text
     assert "- How long will the loop take?" in text
@@ -75,6 +77,6 @@ def test_guide_writes_between_its_markers(tmp_path, monkeypatch):
 def test_guide_needs_a_full_mode_run(tmp_path):
     with pytest.raises(FileNotFoundError, match="run `make course` first"):
         guide.guide(tmp_path)
-    (tmp_path / "timings.json").write_text(json.dumps({"mode": "fast"}))
+    (tmp_path / "timings.json").write_text(json.dumps({"mode": "fast"}), encoding="utf-8")
     with pytest.raises(ValueError, match="fast-mode runs"):
         guide.guide(tmp_path)

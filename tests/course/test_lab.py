@@ -87,7 +87,9 @@ def test_lab_command_names_each_option_once_and_keeps_jupyter_s_own_settings(tmp
     assert "--FileContentsManager.post_save_hook=helpers.course.git.after_save" in argv
     config = env["JUPYTER_CONFIG_PATH"].split(os.pathsep)[0]
     overrides = json.loads(
-        (paths.LAB_CONFIG / "labconfig" / "default_setting_overrides.json").read_text()
+        (paths.LAB_CONFIG / "labconfig" / "default_setting_overrides.json").read_text(
+            encoding="utf-8"
+        )
     )
     assert config == str(paths.LAB_CONFIG) and overrides == lab.DEFAULT_SETTINGS
     assert "JUPYTER_CONFIG_DIR" not in env or env["JUPYTER_CONFIG_DIR"] == os.environ.get(
@@ -97,7 +99,9 @@ def test_lab_command_names_each_option_once_and_keeps_jupyter_s_own_settings(tmp
 
 def test_the_first_layout_is_written_once(tmp_path):
     written = lab.write_first_layout(tmp_path)
-    assert written is not None and json.loads(written.read_text()) == lab.FIRST_LAYOUT
-    written.write_text('{"data": {}, "metadata": {"id": "default"}}')
+    assert (
+        written is not None and json.loads(written.read_text(encoding="utf-8")) == lab.FIRST_LAYOUT
+    )
+    written.write_text('{"data": {}, "metadata": {"id": "default"}}', encoding="utf-8")
     assert lab.write_first_layout(tmp_path) is None  # the learner's layout from then on
-    assert "relativeSizes" not in written.read_text()
+    assert "relativeSizes" not in written.read_text(encoding="utf-8")

@@ -78,5 +78,5 @@ def test_every_manual_question_has_a_rubric_that_adds_up(master):
         found = rubric(hw.source(part))
         assert found is not None, f"{qid} has no '**Rubric (N points)**' in its solution"
         assert found[1] == part.points, f"{qid}: criteria add up to {found[1]}, not {part.points}"
-        student = paths.homework(master.stem).read_text()
+        student = paths.homework(master.stem).read_text(encoding="utf-8")
         assert "Rubric" not in student, "rubrics are for graders only"

@@ -89,26 +89,32 @@ def test_release_writes_then_skips_current_copies(course):
 def test_release_refuses_to_overwrite_answers_and_backs_up_with_force(course):
     release.release()
     target = course / "student" / "day09_homework.ipynb"
-    answered = target.read_text().replace(PLACEHOLDER.replace('"', '\\"'), "x = 1")
-    assert answered != target.read_text()
-    target.write_text(answered)
+    answered = target.read_text(encoding="utf-8").replace(PLACEHOLDER.replace('"', '\\"'), "x = 1")
+    assert answered != target.read_text(encoding="utf-8")
+    target.write_text(answered, encoding="utf-8")
     master = course / "instructor" / "day09_homework.ipynb"
-    master.write_text(master.read_text().replace("assert x == 1", "assert x == 1, 'x is 1'"))
+    master.write_text(
+        master.read_text(encoding="utf-8").replace("assert x == 1", "assert x == 1, 'x is 1'"),
+        encoding="utf-8",
+    )
 
     with pytest.raises(FileExistsError, match="holds answers or outputs"):
         release.release()  # the test cell changed under the answers
-    assert target.read_text() == answered
+    assert target.read_text(encoding="utf-8") == answered
 
     release.release(force=True)
     backups = list((course / "build" / "release-backup").glob("*/day09_homework.ipynb"))
-    assert [b.read_text() for b in backups] == [answered]
-    assert "x is 1" in target.read_text()
+    assert [b.read_text(encoding="utf-8") for b in backups] == [answered]
+    assert "x is 1" in target.read_text(encoding="utf-8")
 
 
 def test_release_updates_an_unanswered_copy_when_the_master_changes(course):
     release.release()
     master = course / "instructor" / "day09_homework.ipynb"
-    master.write_text(master.read_text().replace("assert x == 1", "assert x == 1, 'x is 1'"))
+    master.write_text(
+        master.read_text(encoding="utf-8").replace("assert x == 1", "assert x == 1, 'x is 1'"),
+        encoding="utf-8",
+    )
     assert release.out_of_date() == [course / "student" / "day09_homework.ipynb"]
     assert release.release() == [course / "student" / "day09_homework.ipynb"]
 
@@ -124,14 +130,17 @@ def test_release_reports_a_bad_master(course, capsys):
 
 def answer(target):
     """Type an answer into the student version at ``target``, as a learner would."""
-    answered = target.read_text().replace(PLACEHOLDER.replace('"', '\\"'), "x = 1")
-    assert answered != target.read_text()
-    target.write_text(answered)
+    answered = target.read_text(encoding="utf-8").replace(PLACEHOLDER.replace('"', '\\"'), "x = 1")
+    assert answered != target.read_text(encoding="utf-8")
+    target.write_text(answered, encoding="utf-8")
 
 
 def change_master(course):
     master = course / "instructor" / "day09_homework.ipynb"
-    master.write_text(master.read_text().replace("assert x == 1", "assert x == 1, 'x is 1'"))
+    master.write_text(
+        master.read_text(encoding="utf-8").replace("assert x == 1", "assert x == 1, 'x is 1'"),
+        encoding="utf-8",
+    )
 
 
 def test_check_tells_an_answered_copy_from_an_out_of_date_one(course, capsys):
@@ -180,6 +189,6 @@ def test_release_leaves_an_answered_copy_of_the_current_homework_alone(course):
     release.release()
     target = course / "student" / "day09_homework.ipynb"
     answer(target)
-    answered = target.read_text()
+    answered = target.read_text(encoding="utf-8")
     assert release.release() == [] and release.release(force=True) == []
-    assert target.read_text() == answered
+    assert target.read_text(encoding="utf-8") == answered

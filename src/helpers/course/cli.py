@@ -120,7 +120,7 @@ def grade(args: argparse.Namespace) -> int:
         )
     except (FileNotFoundError, ValueError, grading.SandboxUnavailable) as err:
         return _error(str(err))
-    print((args.out / "report.txt").read_text(), end="")
+    print((args.out / "report.txt").read_text(encoding="utf-8"), end="")
     print(
         f"Grades: {args.out / 'grades.csv'}; to grade by hand: {args.out / 'manual.csv'}; "
         f"feedback: {args.out / 'feedback'}/ ({len(results)} file(s))"

@@ -163,13 +163,13 @@ def build_course(
         runs.append(run)
     timings_file = out / "timings.json"  # merged, so running a few notebooks keeps the others
     if timings_file.is_file():
-        earlier = json.loads(timings_file.read_text())
+        earlier = json.loads(timings_file.read_text(encoding="utf-8"))
         if earlier.get("mode") == mode:
             timings = {**earlier.get("notebooks", {}), **timings}
     from helpers.hardware import card_line
 
     record = {"mode": mode, "machine": card_line(), "notebooks": timings}
-    timings_file.write_text(json.dumps(record, indent=2))
+    timings_file.write_text(json.dumps(record, indent=2), encoding="utf-8")
     total = sum(r.seconds for r in runs)
     failed = [r for r in runs if r.error]
     print(f"Done in {total:.0f} s: {len(runs) - len(failed)} ok, {len(failed)} failed.")

@@ -117,7 +117,7 @@ def outline(timings: Path | None = None, *, check: bool = False) -> list[str]:
     only list what is out of date). Returns the files that change (or would)."""
     minutes: dict[str, int] = {}
     if timings is not None:
-        data = json.loads(timings.read_text())
+        data = json.loads(timings.read_text(encoding="utf-8"))
         if data.get("mode") != "full":
             raise ValueError(f"{timings} holds {data.get('mode')}-mode timings; run `make course`")
         for name, entry in data["notebooks"].items():
