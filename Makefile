@@ -5,6 +5,7 @@
 #   make student  write the student versions of the homework masters into notebooks/homework/
 #   make grade SUBMISSIONS=folder [OUT=build/grades] [JOBS=2]   grade submitted homework
 # Options: PYTHON=python3.12  TORCH_SPEC=torch==2.13.0  TORCH_INDEX=https://download.pytorch.org/whl/cpu
+#          LOCK= (install the newest versions pyproject.toml allows, not the tested set)
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -12,19 +13,25 @@ TORCH_SPEC ?= torch==2.13.0
 TORCH_INDEX ?=
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The exact versions the course is tested with (make lock refreshes them). They fit the tested
+# PyTorch; with another TORCH_SPEC, its own dependencies may need other versions, so the ranges
+# of pyproject.toml are used instead.
+TESTED_TORCH := torch==$(shell sed -n 's/^TESTED_TORCH = "\(.*\)"/\1/p' src/helpers/config.py)
+LOCK ?= requirements-lock.txt
+CONSTRAINTS := $(if $(and $(LOCK),$(filter $(TESTED_TORCH),$(TORCH_SPEC))),-c $(LOCK))
 
-.PHONY: help install lab test course student grade lint doctor clean
+.PHONY: help install lab test course student grade lint doctor lock clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Also: make install (reinstall, e.g. with another TORCH_SPEC; sets up git's notebook filter), doctor, lint, clean"
+	@echo "Also: make install (reinstall, e.g. with another TORCH_SPEC; sets up git's notebook filter), doctor, lint, lock, clean"
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
 	  { echo "The course needs Python 3.10 or newer; run e.g. 'make PYTHON=python3.11 ...'."; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
-	$(PY) -m pip install -e ".[dev]"
+	$(PY) -m pip install -e ".[dev]" $(CONSTRAINTS)
 	$(PY) -m helpers git-filter
 	@touch $(STAMP)
 
@@ -56,6 +63,14 @@ doctor: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests notebooks instructor benchmarks
+
+# Refresh requirements-lock.txt: the newest versions pyproject.toml allows today, with the tested
+# PyTorch (torch itself is left out: TORCH_SPEC installs it). Run make test before committing it.
+lock: $(STAMP)
+	@mkdir -p build && echo "$(TESTED_TORCH)" > build/torch-pin.txt
+	CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/bin/pip-compile --quiet --upgrade --extra dev \
+	  --strip-extras --no-emit-index-url --no-emit-find-links --unsafe-package torch \
+	  --unsafe-package pip -c build/torch-pin.txt -o requirements-lock.txt pyproject.toml
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -448,3 +448,26 @@ def test_the_script_refuses_unknown_parts(capsys):
     with pytest.raises(SystemExit):
         ddp_train.arguments(["--out", "x", "--parts", "train,magic"])
     assert "unknown parts ['magic']" in capsys.readouterr().err
+
+
+def test_run_ranks_with_spawn_sends_a_function_defined_in_a_notebook(monkeypatch):
+    """As on macOS and Windows: a fresh interpreter cannot import a function defined in
+    ``__main__`` (a notebook), so run_ranks pickles it by value."""
+    namespace = {"__name__": "__main__"}
+    exec(  # a function as a notebook cell defines it: in __main__, not importable
+        "import torch\ndef twice(tensor):\n    return tensor * 2\n", namespace
+    )
+    monkeypatch.setattr(D, "START_METHOD", "spawn")
+    run = D.run_ranks(namespace["twice"], [torch.ones(2), torch.full((2,), 3.0)], timeout=120)
+    assert torch.equal(run["results"], torch.tensor([[2.0, 2.0], [6.0, 6.0]]))
+    with pytest.raises(NotImplementedError, match="rank 0 of 1"):
+        exec("def unanswered(tensor):\n    raise NotImplementedError('write it')\n", namespace)
+        D.run_ranks(namespace["unanswered"], [torch.ones(1)], timeout=120)
+
+
+def test_the_start_method_knob_says_what_it_accepts():
+    from helpers.config import start_method
+
+    assert start_method("Spawn ") == "spawn" and start_method("") is None
+    with pytest.raises(ValueError, match="COURSE_START_METHOD='threads' is not a start method"):
+        start_method("threads")

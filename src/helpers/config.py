@@ -16,10 +16,13 @@ read sizes from :data:`SIZES` (every day uses it)::
 True
 >>> fast_mode("yes"), fast_mode("0")
 (True, False)
+>>> start_method("spawn"), start_method("")
+('spawn', None)
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 
 TESTED_TORCH = "2.13.0"
@@ -44,6 +47,35 @@ def fast_mode(value: str | None = None) -> bool:
         f"COURSE_FAST={raw!r} is not understood. Use COURSE_FAST=1 for fast mode "
         "or COURSE_FAST=0 (or leave it unset) for full mode."
     )
+
+
+START_METHODS = ("fork", "spawn", "forkserver")
+
+
+def start_method(value: str | None = None) -> str | None:
+    """How new processes start, from ``value`` or else ``COURSE_START_METHOD``: ``None`` (unset)
+    keeps the platform's default; ``spawn`` starts them as macOS and Windows do (a fresh
+    interpreter that imports what it runs, so nothing defined in a notebook reaches it)."""
+    raw = os.environ.get("COURSE_START_METHOD", "") if value is None else value
+    text = raw.strip().lower()
+    if not text:
+        return None
+    if text not in START_METHODS or text not in multiprocessing.get_all_start_methods():
+        allowed = ", ".join(
+            m for m in START_METHODS if m in multiprocessing.get_all_start_methods()
+        )
+        raise ValueError(
+            f"COURSE_START_METHOD={raw!r} is not a start method this system has; use one of "
+            f"{allowed}, or leave it unset for the platform's default."
+        )
+    return text
+
+
+START_METHOD = start_method()
+"""The start method asked for with ``COURSE_START_METHOD`` (``None``: the platform's default).
+It is set for the whole process here, so ``DataLoader`` workers start that way too."""
+if START_METHOD is not None:
+    multiprocessing.set_start_method(START_METHOD, force=True)
 
 
 _EVERY = (1, 100, 200, 1000, 2000, None)  # day 5: the lesson's logging intervals, and never

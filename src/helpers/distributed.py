@@ -11,8 +11,9 @@ this module holds what the lesson builds around it:
   :func:`count_sends`, which counts the bytes that really went through ``isend``;
 * :func:`save_checkpoint` / :func:`load_checkpoint`: written by rank 0, atomically (write, then
   rename), so a worker killed at any moment never leaves half a checkpoint;
-* :func:`run_ranks`: run a function on several local processes over loopback (forked, so it
-  works on functions defined in a notebook), for the homework's tests;
+* :func:`run_ranks`: run a function on several local processes over loopback (forked, or
+  spawned with the function pickled by value, so it works on functions defined in a notebook),
+  for the homework's tests;
 
 Launching is in :mod:`helpers.torchrun`, the numbers (timing, scaling, memory) in
 :mod:`helpers.scaling`, the script ``torchrun`` runs in :mod:`helpers.ddp_train`. Used on day 8.
@@ -37,10 +38,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
+import cloudpickle
 import numpy as np
 import torch
 import torch.distributed as dist
 
+from helpers.config import START_METHOD
 from helpers.device import get_device
 from helpers.models import mlp
 from helpers.training import sgd_step
@@ -407,8 +410,11 @@ class RankFailed(RuntimeError):
 
 
 def _rank_main(fn, rank, world, store_file, tensor, connection, timeout, forbid) -> None:
-    """One forked process: join the group, run ``fn``, send back plain data."""
+    """One process: join the group, run ``fn`` (pickled by value when the process was not
+    forked), send back plain data."""
     try:
+        if isinstance(fn, bytes):
+            fn = cloudpickle.loads(fn)
         torch.set_num_threads(1)
         store = dist.FileStore(store_file, world)
         store.set_timeout(timedelta(seconds=timeout))
@@ -451,10 +457,13 @@ def run_ranks(
     """Run ``fn(inputs[rank])`` on ``len(inputs)`` processes joined in a gloo group over
     127.0.0.1, and collect plain data back.
 
-    The processes are forked from this one, so ``fn`` may be defined in a notebook (nothing is
-    pickled on the way in). They meet through a file store in a fresh temporary folder, not a TCP
-    store: a TCP store's server is a thread of this process, and a thread that holds a C library
-    lock (looking up an address) while this process forks leaves the child stuck on that lock.
+    The processes are forked from this one where the system can fork, so ``fn`` may be defined in
+    a notebook (nothing is pickled on the way in). Where processes start with spawn (Windows, or
+    ``COURSE_START_METHOD=spawn``, as on macOS), a fresh interpreter cannot import a function
+    defined in a notebook, so ``fn`` travels pickled by value (cloudpickle).
+    They meet through a file store in a fresh temporary folder, not a TCP store: a TCP store's
+    server is a thread of this process, and a thread that holds a C library lock (looking up an
+    address) while this process forks leaves the child stuck on that lock.
 
     Returns ``{"results": tensor (one row per rank), "bytes_sent": [bytes
     each rank sent with send/isend], "input_changed": [whether fn changed its input]}``.
@@ -462,18 +471,20 @@ def run_ranks(
     rank raises, and ``TimeoutError`` when the ranks do not finish within ``timeout`` seconds
     (the usual sign of a send without its matching receive).
     """
-    if "fork" not in multiprocessing.get_all_start_methods():
-        raise RuntimeError("run_ranks forks processes, which this system cannot (Windows)")
     world = len(inputs)
     if world < 1:
         raise ValueError("give one input tensor per rank")
-    context = multiprocessing.get_context("fork")
+    method = START_METHOD or (
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
+    context = multiprocessing.get_context(method)
+    sent = fn if method == "fork" else cloudpickle.dumps(fn)
     folder = tempfile.mkdtemp(prefix="run-ranks-")
     store_file = os.path.join(folder, "store")
     processes, connections = [], []
     for rank, tensor in enumerate(inputs):
         receiver, sender = context.Pipe(duplex=False)
-        args = (fn, rank, world, store_file, tensor.clone(), sender, timeout, forbid_collectives)
+        args = (sent, rank, world, store_file, tensor.clone(), sender, timeout, forbid_collectives)
         process = context.Process(target=_rank_main, args=args, daemon=True)
         process.start()
         sender.close()

@@ -21,7 +21,7 @@ advance.
 >>> fit = fit_affine([0, 10, 20, 30], [5.0, 5.1, 5.2, 5.3])
 >>> round(fit.b.value, 6), round(fit.a.value, 6)
 (0.01, 5.0)
->>> check_line([0, 1, 2, 3, 4], [1.0, 2.0, 5.0, 10.0, 17.0]).bend.value  # y = 1 + x**2: it bends
+>>> round(check_line([0, 1, 2, 3, 4], [1.0, 2.0, 5.0, 10.0, 17.0]).bend.value, 6)  # y = 1 + x**2
 4.0
 """
 

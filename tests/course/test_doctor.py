@@ -1,11 +1,20 @@
+import importlib.metadata as metadata
 import os
 import subprocess
 import sys
 
 import pytest
 import torch
+import yaml
+from packaging.requirements import Requirement
 
+from helpers import paths
 from helpers.course import doctor
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 
 def run_helpers(*args, **env):
@@ -77,3 +86,41 @@ def test_course_packages_are_read_from_the_package_metadata():
     names = [name for name, _ in doctor._course_packages()]
     assert {"torch", "jupyterlab", "ipywidgets", "tqdm"} <= set(names)
     assert "pytest" not in names  # dev tools are not course packages
+
+
+def test_doctor_names_versions_outside_the_tested_set(tmp_path, monkeypatch, capsys, no_gpu):
+    lock = tmp_path / "requirements-lock.txt"
+    lock.write_text(
+        "# a comment\ntqdm==0.0.1\n    # via helpers\nnot-installed-here==1.0\n", encoding="utf-8"
+    )
+    assert doctor.tested_versions(lock) == {"tqdm": "0.0.1", "not-installed-here": "1.0"}
+    assert doctor.untested_versions(lock) == [f"tqdm {metadata.version('tqdm')} (tested: 0.0.1)"]
+    monkeypatch.setattr(doctor, "LOCK", lock)
+    monkeypatch.setattr(doctor, "_nvidia_gpu_present", lambda: False)
+    doctor.doctor()
+    out = capsys.readouterr().out
+    assert "1 installed package(s) differ" in out
+    assert "WARNING: Versions outside the tested set: tqdm" in out and "make install" in out
+    assert doctor.untested_versions(tmp_path / "none.txt") == []
+
+
+def test_the_lock_file_satisfies_pyproject_and_environment_yml():
+    """The tested set lies within the ranges learners install from (pyproject, conda)."""
+    pins = doctor.tested_versions()
+    assert "torch" not in pins, "torch comes from TORCH_SPEC, so that another build can be chosen"
+    project = tomllib.loads((paths.ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = [
+        *project["project"]["dependencies"],
+        *project["project"]["optional-dependencies"]["dev"],
+    ]
+    env = yaml.safe_load((paths.ROOT / "environment.yml").read_text(encoding="utf-8"))
+    conda = [d.replace("pytorch", "torch", 1) for d in env["dependencies"] if isinstance(d, str)]
+    for line in wanted + [c.split("#")[0] for c in conda if not c.startswith(("python", "pip"))]:
+        requirement = Requirement(line.replace(" ", ""))
+        if requirement.name == "torch" or not (
+            requirement.marker is None or requirement.marker.evaluate()
+        ):
+            continue
+        version = pins.get(requirement.name.lower())
+        assert version, f"{requirement.name} is missing from requirements-lock.txt: run make lock"
+        assert requirement.specifier.contains(version), f"{requirement.name}=={version} vs {line}"

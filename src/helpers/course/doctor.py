@@ -16,6 +16,7 @@ from pathlib import Path
 import torch
 from packaging.requirements import Requirement
 
+from helpers import paths
 from helpers.config import TESTED_TORCH, fast_mode
 from helpers.data import DataFileError, load_heart
 from helpers.device import DeviceUnavailableError, available_devices, get_device
@@ -43,6 +44,37 @@ def _course_packages() -> list[tuple[str, str | None]]:
             found.append((name, metadata.version(name)))
         except metadata.PackageNotFoundError:
             found.append((name, None))
+    return found
+
+
+LOCK = paths.ROOT / "requirements-lock.txt"
+"""The versions the course is tested with (written by ``make lock``, used by ``make install``)."""
+
+
+def tested_versions(lock: Path | None = None) -> dict[str, str]:
+    """``{package: version}`` from the lock file's ``name==version`` lines (empty without one)."""
+    lock = lock or LOCK
+    if not lock.is_file():
+        return {}
+    pins = {}
+    for line in lock.read_text(encoding="utf-8").splitlines():
+        name, sep, version = line.split("#")[0].strip().partition("==")
+        if sep:
+            pins[name.strip().lower()] = version.strip()
+    return pins
+
+
+def untested_versions(lock: Path | None = None) -> list[str]:
+    """``'name installed (tested: version)'`` for each locked package installed at another
+    version; packages that are not installed are left to the package check."""
+    found = []
+    for name, tested in sorted(tested_versions(lock).items()):
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+        if installed != tested:
+            found.append(f"{name} {installed} (tested: {tested})")
     return found
 
 
@@ -83,6 +115,12 @@ def _packages_and_data(errors: list[str]) -> None:
         _row(name, version or "MISSING")
         if version is None:
             errors.append(f"{name} is not installed: run `make install` (or `pip install -e .`).")
+    if not LOCK.is_file():
+        _row("tested versions", "no requirements-lock.txt here: versions not compared")
+    elif untested := untested_versions():
+        _row("tested versions", f"{len(untested)} installed package(s) differ (see the warning)")
+    else:
+        _row("tested versions", "ok (every package as in requirements-lock.txt)")
     from helpers.course import sandbox
 
     works, detail = sandbox.available()
@@ -110,6 +148,14 @@ def _warnings() -> list[str]:
         found.append(
             f"PyTorch {torch.__version__} is not the tested {TESTED_TORCH}; the course should "
             f"work, but if something breaks, try `make install TORCH_SPEC=torch=={TESTED_TORCH}`."
+        )
+    if untested := untested_versions():
+        shown = ", ".join(untested[:8]) + (
+            f" and {len(untested) - 8} more" if len(untested) > 8 else ""
+        )
+        found.append(
+            f"Versions outside the tested set: {shown}. The course should work; if something "
+            "breaks, `make install` installs the tested versions (requirements-lock.txt)."
         )
     if _nvidia_gpu_present() and not torch.cuda.is_available():
         if torch.version.cuda is None:
