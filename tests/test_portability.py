@@ -1,0 +1,171 @@
+"""The course on other machines, imitated on this one.
+
+Learners run the course on whatever they have. These tests stand in for what differs there:
+another CPU (PyTorch's kernels at another dispatch level sum in another order), a Chinese Windows
+(its default code page is GBK), a course folder whose path holds spaces and Chinese characters,
+an environment reached through a symbolic link and kept outside the course folder, and processes
+started with spawn (macOS, Windows) instead of fork.
+
+The Chinese locale is made with Debian's ``locales`` (``localedef -i zh_CN -f GBK zh_CN.GBK``);
+without it the locale's part is left out, unless ``COURSE_REQUIRE_CHINESE=1`` (CI, which makes
+the locale) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from helpers import paths
+from helpers.course import git
+from helpers.course.execute import execute, problems
+
+ROOT = paths.ROOT
+GBK = "zh_CN.GBK"
+
+
+def _gbk_available() -> bool:
+    try:
+        previous = locale.setlocale(locale.LC_CTYPE)
+        locale.setlocale(locale.LC_CTYPE, GBK)
+        locale.setlocale(locale.LC_CTYPE, previous)
+        return True
+    except locale.Error:
+        return False
+
+
+def chinese_windows() -> dict[str, str]:
+    """The environment of a Chinese Windows as far as Python sees it: GBK by default."""
+    if _gbk_available():
+        return {"LC_ALL": GBK, "LANG": GBK, "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    if os.environ.get("COURSE_REQUIRE_CHINESE") == "1":
+        pytest.fail(
+            f"COURSE_REQUIRE_CHINESE=1 but the {GBK} locale is missing: localedef -i zh_CN -f GBK"
+        )
+    return {}
+
+
+def _environment(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_FAST", "PYTEST_XDIST_WORKER")}
+    return {**env, "OMP_NUM_THREADS": "1", **extra}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_quick_tests_pass_on_another_cpu_and_under_a_chinese_windows_locale():
+    """The doctests and quick tests once more, with PyTorch's CPU kernels at their most basic
+    level (another summation order, as on another CPU) and, where the locale exists, GBK as the
+    default encoding. A float compared exactly, or a file opened without an encoding, fails."""
+    locale_env = chinese_windows()
+    env = _environment(ATEN_CPU_CAPABILITY="default", **locale_env)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "-m", "not notebook and not slow and not browser", "tests", "src/helpers"],
+        cwd=ROOT, env=env, capture_output=True, text=True, encoding="utf-8", errors="replace",
+        timeout=560,
+    )  # fmt: skip
+    where = "ATEN_CPU_CAPABILITY=default" + (f", LC_ALL={GBK}, PYTHONUTF8=0" if locale_env else "")
+    assert result.returncode == 0, f"under {where}:\n{result.stdout[-6000:]}{result.stderr[-2000:]}"
+    assert " passed" in result.stdout.splitlines()[-1]
+
+
+def _copy_course(target: Path) -> Path:
+    """The course's files as a fresh clone would have them, copied to ``target``."""
+    if git.is_checkout():
+        names = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT, capture_output=True, check=True,
+        ).stdout.decode("utf-8").split("\0")  # fmt: skip
+        for name in filter(None, names):
+            source = ROOT / name
+            if source.is_file():
+                (target / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target / name)
+    else:
+        shutil.copytree(ROOT, target, ignore=shutil.ignore_patterns(".venv", "build", ".git"))
+    return target
+
+
+@pytest.fixture(scope="module")
+def far_course(tmp_path_factory):
+    """The course under ``课程 GPU/``, with this environment reached through a symbolic link
+    that lives outside the course folder. (Not under GBK: on Linux a non-UTF-8 locale also
+    changes how file names are decoded, which Windows, whose file names are Unicode, never does.)"""
+    base = tmp_path_factory.mktemp("far")
+    course = _copy_course(base / "课程 GPU" / "my course")
+    link = base / "环境 link"
+    link.symlink_to(Path(sys.prefix), target_is_directory=True)
+    python = link / ("Scripts" if os.name == "nt" else "bin") / Path(sys.executable).name
+    env = _environment(PYTHONPATH=str(course / "src"))
+    env.pop("COURSE_ROOT", None)
+
+    def run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [str(python), *args], cwd=course, env=env, capture_output=True, text=True,
+            encoding="utf-8", errors="replace", timeout=timeout,
+        )  # fmt: skip
+
+    return course, run
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_course_runs_from_a_chinese_path_with_a_linked_environment(far_course):
+    course, run = far_course
+    where = run("-c", "from helpers import paths; import sys; print(paths.ROOT); print(sys.prefix)")
+    assert where.returncode == 0, where.stderr
+    assert where.stdout.splitlines()[0] == str(course)  # the copy, found from its own folder
+
+    doctor = run("-m", "helpers", "doctor")
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert "Heart data         ok" in doctor.stdout
+
+    student = course / "notebooks" / "homework" / "day00_homework.ipynb"
+    expected = student.read_text(encoding="utf-8")
+    student.unlink()
+    released = run("-m", "helpers", "release")
+    assert released.returncode == 0, released.stdout + released.stderr
+    assert student.read_text(encoding="utf-8") == expected
+    checked = run("-m", "helpers", "release", "--check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+    out = course / "build" / "course"
+    executed = run(
+        "-m", "helpers", "course", "--fast", "--out", str(out), "notebooks/day00_setup.ipynb"
+    )
+    assert executed.returncode == 0, executed.stdout + executed.stderr
+    nb = nbformat.read(out / "notebooks" / "day00_setup.ipynb", as_version=4)
+    assert problems(nb) == []
+    assert any(cell.get("outputs") for cell in nb.cells)
+
+
+# Lessons that start processes: DataLoader workers (days 2 and 7), ranks (day 8 and its homework).
+SPAWNED = [
+    ROOT / "notebooks" / "day02_devices.ipynb",
+    ROOT / "notebooks" / "day07_gpu_utilization.ipynb",
+    ROOT / "notebooks" / "day08_distributed.ipynb",
+    ROOT / "instructor" / "homework" / "day08_homework.ipynb",
+]
+
+
+@pytest.mark.notebook
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("path", SPAWNED, ids=[p.stem for p in SPAWNED])
+def test_lessons_that_start_processes_run_with_spawn_and_gbk(path):
+    """macOS and Windows start processes with spawn: a fresh interpreter that imports what it
+    runs. Whatever a lesson hands to another process must come from a module, not a cell."""
+    run = execute(
+        path,
+        fast=True,
+        cell_timeout=180,
+        env={"OMP_NUM_THREADS": "1", "COURSE_START_METHOD": "spawn"},
+    )
+    assert run.error is None, run.error
+    assert problems(run.notebook) == []
