@@ -48,7 +48,11 @@ def test_a_copy_opened_from_elsewhere_finds_itself(tmp_path):
     (tmp_path / "data").mkdir()
     code = "from helpers import paths; print(paths.ROOT)"
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path / "notebooks", capture_output=True, text=True
+        [sys.executable, "-c", code],
+        cwd=tmp_path / "notebooks",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
     )
     assert out.stdout.strip() == str(tmp_path.resolve()), out.stderr
 

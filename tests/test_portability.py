@@ -136,6 +136,12 @@ def test_the_course_runs_from_a_chinese_path_with_a_linked_environment(far_cours
     checked = run("-m", "helpers", "release", "--check")
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
+    answered = course / "instructor" / "homework" / "day00_homework.ipynb"  # every answer right
+    handed = run("-m", "helpers", "submit", str(answered), "--student", "li_lei", "--out", "交作业")
+    assert handed.returncode == 0, handed.stdout + handed.stderr
+    assert "failed" not in handed.stdout and "crashed" not in handed.stdout, handed.stdout
+    assert (course / "交作业" / "li_lei_day00_homework.ipynb").is_file()
+
     out = course / "build" / "course"
     executed = run(
         "-m", "helpers", "course", "--fast", "--out", str(out), "notebooks/day00_setup.ipynb"

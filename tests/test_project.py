@@ -29,7 +29,7 @@ def _notebooks():
     if git.is_checkout():
         listed = subprocess.run(
             ["git", "ls-files", "--cached", "--others", "--exclude-standard", "--", "notebooks",
-             "instructor"], cwd=ROOT, capture_output=True, text=True, check=True,
+             "instructor"], cwd=ROOT, capture_output=True, text=True, check=True, encoding="utf-8",
         ).stdout.splitlines()  # fmt: skip
         return sorted({ROOT / name for name in listed if name.endswith(".ipynb")})
     found = [*ROOT.glob("notebooks/**/*.ipynb"), *ROOT.glob("instructor/**/*.ipynb")]
@@ -154,7 +154,7 @@ def test_ruff_passes():
     ]
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "check", *paths],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT, capture_output=True, text=True, encoding="utf-8",
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -201,11 +201,20 @@ def test_every_lesson_asks_learners_to_predict_before_they_run(path):
 
 
 def _calls_without_encoding(source):
-    """(line, name) of each read_text/write_text/open call that opens text without an encoding."""
+    """(line, name) of each read_text/write_text/open call that opens text without an encoding,
+    and of each subprocess call that decodes its output (``text=True``) without one."""
     found = []
     for node in ast.walk(ast.parse(source)):
         func = getattr(node, "func", None)
         name = getattr(func, "attr", None) or getattr(func, "id", None)
+        keywords = {k.arg: k.value for k in getattr(node, "keywords", [])}
+        decodes = any(
+            isinstance(keywords.get(k), ast.Constant) and keywords[k].value is True
+            for k in ("text", "universal_newlines")
+        )
+        if decodes and "encoding" not in keywords:
+            found.append((node.lineno, name))
+            continue
         if name not in ("read_text", "write_text", "open") or not isinstance(node, ast.Call):
             continue
         owner = getattr(getattr(func, "value", None), "id", None)
@@ -226,7 +235,8 @@ def _calls_without_encoding(source):
 
 def test_calls_without_encoding_are_found():
     source = "p.read_text()\nopen(f)\np.open('rb')\np.write_text(t, 'utf-8')\nopen(f, 'wb')\n"
-    assert _calls_without_encoding(source) == [(1, "read_text"), (2, "open")]
+    source += "subprocess.run(c, text=True)\nsubprocess.run(c, text=True, encoding='utf-8')\n"
+    assert _calls_without_encoding(source) == [(1, "read_text"), (2, "open"), (6, "run")]
 
 
 def test_every_text_file_names_its_encoding():

@@ -23,15 +23,19 @@ import hashlib
 import io
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import torch
-from sklearn.datasets import load_iris
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import StandardScaler
 
 from helpers.paths import HEART_CSV
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pandas and scikit-learn are imported where they are used: a DataLoader worker started with
+# spawn (macOS, Windows) imports this module afresh for JpegDataset, and they would add seconds
+# to every worker's start.
 
 HEART_SHA256 = "a5195b7562ca4f48bda400649bfee2a7d7ed70ff72fb5cc0c486c68fd68f7f62"
 HEART_ROWS = 303
@@ -65,6 +69,10 @@ def load_iris_split(
     a scaler fitted on the training rows only (so nothing about the test rows leaks into training);
     labels are int64 class indices 0-2. Tensors are on ``device`` (the CPU when ``None``).
     """
+    from sklearn.datasets import load_iris
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import StandardScaler
+
     iris = load_iris()
     X_train, X_test, y_train, y_test = train_test_split(
         iris.data, iris.target, test_size=30, stratify=iris.target, random_state=seed
@@ -100,6 +108,8 @@ def load_heart(path: str | Path | None = None, verify: bool = True) -> pd.DataFr
             rows, or (with ``verify``) its content differs from the course's copy. The message says
             what is wrong and where the file should be.
     """
+    import pandas as pd
+
     path = Path(path) if path is not None else HEART_CSV
     restore = (
         f"The course's copy belongs at {HEART_CSV}; restore it with "

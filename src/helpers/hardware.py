@@ -165,7 +165,9 @@ def vector_extensions(flags: list[str], machine: str | None = None) -> list[str]
 
 def _sysctl(name: str) -> str | None:
     try:
-        out = subprocess.run(["sysctl", "-n", name], capture_output=True, text=True, timeout=5)
+        out = subprocess.run(
+            ["sysctl", "-n", name], capture_output=True, text=True, timeout=5, encoding="utf-8"
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     if out.returncode != 0:

@@ -129,7 +129,12 @@ def git_env() -> dict[str, str]:
 
 def git_status(env) -> str:
     result = subprocess.run(
-        ["git", "status", "--porcelain"], cwd=paths.ROOT, env=env, capture_output=True, text=True
+        ["git", "status", "--porcelain"],
+        cwd=paths.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -261,7 +266,7 @@ def test_a_knob_answers_on_a_slide_and_the_repository_stays_clean(tmp_path):
         assert listed == set(), f"git status lists what the run changed: {listed}"
         rules = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", RULES],
-            cwd=paths.ROOT, env=env, capture_output=True, text=True, timeout=300,
+            cwd=paths.ROOT, env=env, capture_output=True, text=True, timeout=300, encoding="utf-8",
         )  # fmt: skip
         assert rules.returncode == 0, rules.stdout[-3000:] + rules.stderr[-2000:]
     finally:

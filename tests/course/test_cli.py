@@ -29,5 +29,7 @@ def test_help_lists_every_command_without_markup(capsys):
 
 def test_help_does_not_import_torch():
     code = "import sys; from helpers.course import cli; print('torch' in sys.modules)"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8"
+    )
     assert result.stdout.strip() == "False", result.stderr

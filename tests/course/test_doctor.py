@@ -24,6 +24,7 @@ def run_helpers(*args, **env):
         text=True,
         timeout=300,
         env={**os.environ, **env},
+        encoding="utf-8",
     )
 
 

@@ -17,7 +17,9 @@ LESSON = paths.lessons()[0]
 
 
 def run(folder, *args):
-    result = subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True)
+    result = subprocess.run(
+        ["git", *args], cwd=folder, capture_output=True, text=True, encoding="utf-8"
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout
 

@@ -127,7 +127,9 @@ def _snapshot():
 
 
 def _left_behind():
-    return subprocess.run(["pgrep", "-f", MARK], capture_output=True, text=True).stdout.split()
+    return subprocess.run(
+        ["pgrep", "-f", MARK], capture_output=True, text=True, encoding="utf-8"
+    ).stdout.split()
 
 
 @pytest.fixture(scope="module")

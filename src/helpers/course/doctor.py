@@ -47,8 +47,7 @@ def _course_packages() -> list[tuple[str, str | None]]:
     return found
 
 
-LOCK = paths.ROOT / "requirements-lock.txt"
-"""The versions the course is tested with (written by ``make lock``, used by ``make install``)."""
+LOCK = paths.LOCK
 
 
 def tested_versions(lock: Path | None = None) -> dict[str, str]:

@@ -400,6 +400,7 @@ def _commit() -> str:
             capture_output=True,
             text=True,
             timeout=10,
+            encoding="utf-8",
         )
     except (OSError, subprocess.SubprocessError):
         return "unknown"

@@ -67,7 +67,11 @@ def available() -> tuple[bool, str]:
         return False, f"{why}: install Debian's `bubblewrap` (apt-get install bubblewrap)"
     try:
         probe = subprocess.run(
-            [*command(), "--", "/bin/true"], capture_output=True, text=True, timeout=30
+            [*command(), "--", "/bin/true"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            encoding="utf-8",
         )
     except (OSError, subprocess.SubprocessError) as err:
         return False, f"{exe} failed to start: {err}"
