@@ -1,0 +1,103 @@
+"""Count lost replies: execute one notebook N times with nbclient's own waiting.
+
+A lost reply is a cell whose ``execute_reply`` reaches the client long after the kernel finished
+the cell (kernel and client both idle) because a wake-up was missed; nbclient then waits until the
+cell's time limit ends. Each run here uses a short limit (``--cell-timeout``) so a loss costs that,
+not 10 minutes, and prints the run's longest idle wait and the cell where it happened.
+
+    .venv/bin/python benchmarks/lost_replies.py notebooks/day00_setup.ipynb --runs 20
+    .venv/bin/python benchmarks/lost_replies.py notebooks/day07_gpu_utilization.ipynb \\
+        --runs 10 --drop num_workers --drop run_ranks      # bisect: without the cells that fork
+    .venv/bin/python benchmarks/lost_replies.py notebooks/day00_setup.ipynb --short-polls
+
+``--drop TEXT`` removes every code cell whose source contains TEXT (the notebook still has to run
+to the end without them: later cells may need what a dropped cell defined). ``--append FILE``
+adds one JSON line per run to FILE, so campaigns run on different days add up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+
+import nbformat
+
+from helpers.course.execute import LOST_REPLY_SECONDS, execute
+
+
+def without(nb: nbformat.NotebookNode, texts: list[str]) -> nbformat.NotebookNode:
+    """A copy of ``nb`` without the code cells whose source contains any of ``texts``."""
+    nb = copy.deepcopy(nb)
+    nb.cells = [
+        c for c in nb.cells if c.cell_type != "code" or not any(t in c.source for t in texts)
+    ]
+    return nb
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebook", type=Path)
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--full", action="store_true", help="full mode (default: fast)")
+    parser.add_argument("--cell-timeout", type=int, default=60)
+    parser.add_argument("--drop", action="append", default=[], help="drop cells with this text")
+    parser.add_argument("--short-polls", action="store_true", help="the tests' 1-s polls")
+    parser.add_argument("--append", type=Path, help="add one JSON line per run to this file")
+    args = parser.parse_args()
+
+    nb = without(nbformat.read(args.notebook, as_version=4), args.drop)
+    print(
+        f"{args.notebook.name}: {sum(c.cell_type == 'code' for c in nb.cells)} code cells, "
+        f"dropped {args.drop or 'none'}, {'full' if args.full else 'fast'} mode, "
+        f"{'1-s polls' if args.short_polls else 'nbclient waiting'}, "
+        f"cell limit {args.cell_timeout} s"
+    )
+    waits, lost = [], 0
+    for number in range(1, args.runs + 1):
+        run = execute(
+            args.notebook.resolve(),
+            fast=not args.full,
+            cell_timeout=args.cell_timeout,
+            env={"OMP_NUM_THREADS": "1"},
+            notebook=copy.deepcopy(nb),
+            short_polls=args.short_polls,
+        )
+        waits.append(run.idle_wait)
+        lost += run.lost_reply
+        flag = "  LOST REPLY" if run.lost_reply else ""
+        error = f"  error: {run.error.strip().splitlines()[-1][:120]}" if run.error else ""
+        print(
+            f"run {number:3}: {run.seconds:6.1f} s, longest idle wait {run.idle_wait:7.3f} s "
+            f"(cell {run.idle_wait_cell}){flag}{error}",
+            flush=True,
+        )
+        if args.append:
+            record = {
+                "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                "notebook": args.notebook.name,
+                "dropped": args.drop,
+                "mode": "full" if args.full else "fast",
+                "short_polls": args.short_polls,
+                "seconds": round(run.seconds, 2),
+                "idle_wait_s": round(run.idle_wait, 4),
+                "idle_wait_cell": run.idle_wait_cell,
+                "lost_reply": run.lost_reply,
+                "error": bool(run.error),
+                "load": os.getloadavg()[0],
+            }
+            with args.append.open("a", encoding="utf-8") as file:
+                file.write(json.dumps(record) + "\n")
+    print(
+        f"{lost} lost replies (idle wait over {LOST_REPLY_SECONDS:.0f} s) in {args.runs} runs; "
+        f"idle wait median {statistics.median(waits):.3f} s, longest {max(waits):.3f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
