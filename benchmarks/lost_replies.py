@@ -18,16 +18,71 @@ adds one JSON line per run to FILE, so campaigns run on different days add up.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import copy
 import json
 import os
 import statistics
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import nbformat
+import zmq
 
+from helpers.course import execute as execute_module
 from helpers.course.execute import LOST_REPLY_SECONDS, execute
+
+
+class _Watched(execute_module._Client):
+    """The course's client; when a reply is late, prints what the client's shell socket holds."""
+
+    async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
+        watchdog = asyncio.ensure_future(self._watch(cell_index))
+        try:
+            return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
+        finally:
+            watchdog.cancel()
+
+    async def _watch(self, cell_index):
+        waits = self.waits
+        while True:
+            await asyncio.sleep(1)
+            pending = [r for r, c in waits.cells.items() if c == cell_index and r in waits.done]
+            late = [
+                r
+                for r in pending
+                if (datetime.now(timezone.utc) - waits.done[r]).total_seconds() > 3
+            ]
+            if late:
+                print(f"  cell {cell_index}: kernel finished 3 s ago, no reply yet", flush=True)
+                for line in _socket_state(self.kc.shell_channel.socket):
+                    print("   ", line, flush=True)
+                return
+
+
+def _socket_state(socket) -> list[str]:
+    """The shell socket as the event loop sees it (reading EVENTS last: it changes the state)."""
+    loop = asyncio.get_running_loop()
+    fd = socket.FD
+    key = loop._selector.get_map().get(fd)
+    registered = []  # one entry per epoll instance of this process (each thread's loop has one)
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{name}") == "anon_inode:[eventpoll]":
+                info = Path(f"/proc/self/fdinfo/{name}").read_text(encoding="utf-8")
+                registered.append(f"tfd: {fd:8d} " in info)
+        except OSError:
+            pass
+    futures = [(e.kind, e.future.done()) for e in socket._recv_futures]
+    lines = [
+        f"fd {fd} -> {os.readlink(f'/proc/self/fd/{fd}')}, in the selector's map: {key is not None}"
+        f", in epoll: {registered}",
+        f"io state {socket._state}, loop is the running one: {socket._current_loop is loop}",
+        f"recv futures (kind, done): {futures}",
+        f"EVENTS now: {socket.get(zmq.EVENTS)} (1 = a message is waiting)",
+    ]
+    return lines
 
 
 def without(nb: nbformat.NotebookNode, texts: list[str]) -> nbformat.NotebookNode:
@@ -50,6 +105,7 @@ def main() -> int:
     parser.add_argument("--append", type=Path, help="add one JSON line per run to this file")
     args = parser.parse_args()
 
+    execute_module._Client = _Watched
     nb = without(nbformat.read(args.notebook, as_version=4), args.drop)
     print(
         f"{args.notebook.name}: {sum(c.cell_type == 'code' for c in nb.cells)} code cells, "
