@@ -132,6 +132,17 @@ def test_messages_of_other_requests_and_other_kinds_do_not_count():
     assert waits.longest() == pytest.approx((0.5, 0))
 
 
+def test_a_request_the_kernel_never_answered_is_named():
+    waits = execute_module.Waits()
+    assert waits.unread_request() is None  # nothing sent
+    waits.sent("a", 0)
+    waits.note(message("execute_reply", "a", T0), T0)
+    waits.sent("b", 2)
+    assert waits.unread_request() == 2  # not even a busy status for cell 2
+    waits.note(message("status", "b", T0, "busy"), T0)
+    assert waits.unread_request() is None  # the kernel read it: a long cell, not a lost request
+
+
 def test_a_run_above_the_limit_is_a_lost_reply():
     quick = execute_module.Run(Path("x.ipynb"), new_notebook(), 3.0, None, 0.004, 2)
     slow = execute_module.Run(Path("x.ipynb"), new_notebook(), 63.0, None, 60.0, 7)
@@ -193,3 +204,26 @@ def test_a_real_run_reports_its_idle_wait(tmp_path):
     assert run.notebook.cells[1].outputs[0]["text"] == "2\n"
     assert run.idle_wait_cell in (0, 1)  # measured on the cells that ran
     assert 0 <= run.idle_wait < 1 and not run.lost_reply
+
+
+class LostRequestClient(FakeClient):
+    """Sends cell 3's request; the kernel never answers it and the cell's limit ends."""
+
+    def execute(self, env):
+        self.waits.sent("a", 3)
+        if self.answered:
+            self.waits.note(message("status", "a", T0, "busy"), T0)
+        raise TimeoutError("Cell execution timed out")
+
+
+@pytest.mark.parametrize("answered", [False, True])
+def test_a_timeout_says_whether_the_kernel_ever_read_the_request(monkeypatch, tmp_path, answered):
+    monkeypatch.setattr(LostRequestClient, "answered", answered, raising=False)
+    monkeypatch.setattr(execute_module, "_Client", LostRequestClient)
+    path = tmp_path / "day99_x.ipynb"
+    nbformat.write(new_notebook(), path)
+    run = execute_module.execute(path, fast=True, cell_timeout=30)
+    if answered:
+        assert run.error.startswith("a cell ran longer than 30 s")
+    else:
+        assert run.error.startswith("cell 3: the kernel never answered its request in 30 s")

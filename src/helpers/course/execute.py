@@ -46,6 +46,7 @@ class Waits:
         self.cells: dict[str, int] = {}  # request id -> cell index
         self.done: dict[str, datetime] = {}
         self.seen: dict[str, datetime] = {}
+        self.started: set[str] = set()  # requests the kernel answered at all
 
     def sent(self, msg_id: str, cell_index: int) -> None:
         self.cells[msg_id] = cell_index
@@ -57,7 +58,10 @@ class Waits:
             msg.get("msg_type") == "status"
             and msg.get("content", {}).get("execution_state") == "idle"
         )
-        if request not in self.cells or not finishing:
+        if request not in self.cells:
+            return
+        self.started.add(request)
+        if not finishing:
             return
         sent = _aware(msg["header"]["date"])
         self.done[request] = max(self.done.get(request, sent), sent)
@@ -67,6 +71,11 @@ class Waits:
         """The longest idle wait in seconds, and the index of the cell where it happened."""
         waits = [((self.seen[r] - self.done[r]).total_seconds(), self.cells[r]) for r in self.seen]
         return max(waits, default=(0.0, None))
+
+    def unread_request(self) -> int | None:
+        """The cell whose request the kernel never answered (a lost request), if the last one."""
+        last = next(reversed(self.cells), None)
+        return None if last is None or last in self.started else self.cells[last]
 
 
 def _aware(date: datetime | str) -> datetime:
@@ -209,7 +218,13 @@ def execute(
     except CellExecutionError as err:
         error = str(err)
     except TimeoutError as err:
-        error = f"a cell ran longer than {cell_timeout} s: {err}"
+        unread = client.waits.unread_request()
+        error = (
+            f"a cell ran longer than {cell_timeout} s: {err}"
+            if unread is None
+            else f"cell {unread}: the kernel never answered its request in {cell_timeout} s "
+            "(a lost request: kernel and client both waited)"
+        )
     except DeadKernelError as err:
         error = f"the kernel died (out of memory?): {err}"
     seconds = time.perf_counter() - start
