@@ -9,6 +9,8 @@ not 10 minutes, and prints the run's longest idle wait and the cell where it hap
     .venv/bin/python benchmarks/lost_replies.py notebooks/day07_gpu_utilization.ipynb \\
         --runs 10 --drop num_workers --drop run_ranks      # bisect: without the cells that fork
     .venv/bin/python benchmarks/lost_replies.py notebooks/day00_setup.ipynb --short-polls
+    .venv/bin/python benchmarks/lost_replies.py build/lost/minimal.ipynb --minimal 200 --runs 5
+    .venv/bin/python benchmarks/lost_replies.py build/lost/plain.ipynb --minimal 200 --plain
 
 ``--drop TEXT`` removes every code cell whose source contains TEXT (the notebook still has to run
 to the end without them: later cells may need what a dropped cell defined). ``--append FILE``
@@ -47,6 +49,14 @@ class _Watched(execute_module._Client):
         self.late = 0
         LATE_RUNS.append(self)
 
+    wake_after_send = False
+
+    async def async_start_new_kernel_client(self):
+        client = await super().async_start_new_kernel_client()
+        if self.wake_after_send:
+            client.shell_channel.send = _waking(client.shell_channel)
+        return client
+
     async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
         watchdog = asyncio.ensure_future(self._watch(cell_index))
         try:
@@ -62,16 +72,35 @@ class _Watched(execute_module._Client):
             late = [
                 r
                 for r in pending
-                if (datetime.now(timezone.utc) - waits.done[r]).total_seconds() > 3
+                if (datetime.now(timezone.utc) - waits.done[r]).total_seconds() > LATE_SECONDS
             ]
             if late:
-                print(f"  cell {cell_index}: kernel finished 3 s ago, no reply yet", flush=True)
-                for line in _socket_state(self.kc.shell_channel.socket):
+                lines, waiting = _socket_state(self.kc.shell_channel.socket)
+                if waiting:  # the reply lay in the socket: a missed wake-up
+                    self.late += 1
+                print(f"  cell {cell_index}: kernel finished, not done after 2 s", flush=True)
+                for line in lines:
                     print("   ", line, flush=True)
                 return
 
 
-def _socket_state(socket) -> list[str]:
+def _waking(channel):
+    """``channel.send``, then a look at the socket's events (the suspected cause, undone).
+
+    jupyter_client's ``Session.send`` sends on a plain shadow of the asyncio socket; that
+    ``zmq_send`` may take in the reply's wake-up without pyzmq's asyncio layer noticing. Reading
+    ``EVENTS`` through the asyncio socket makes pyzmq schedule its handler if a reply is waiting.
+    """
+    send = channel.send
+
+    def send_and_wake(msg):
+        send(msg)
+        channel.socket.get(zmq.EVENTS)
+
+    return send_and_wake
+
+
+def _socket_state(socket) -> tuple[list[str], bool]:
     """The shell socket as the event loop sees it.
 
     Reads ``EVENTS`` last: pyzmq then schedules the socket's handler, which delivers a waiting
@@ -94,14 +123,16 @@ def _socket_state(socket) -> list[str]:
     count = fields.get("eventfd-count", "?").strip()
     futures = [(e.kind, e.future.done()) for e in socket._recv_futures]
     threads = [t.name for t in threading.enumerate()]
-    return [
+    lines = [
         f"fd {fd} -> {os.readlink(f'/proc/self/fd/{fd}')} (eventfd-count {count}, "
         f"readable: {readable}), in the selector's map: {key is not None}, in epoll: {registered}",
         f"io state {socket._state}, loop is the running one: {socket._current_loop is loop}",
         f"recv futures (kind, done): {futures}; threads: {threads}",
         f"processes holding this eventfd: {_holders(fields.get('eventfd-id', '').strip())}",
-        f"EVENTS now: {socket.get(zmq.EVENTS)} (1 = a message is waiting)",
     ]
+    events = socket.get(zmq.EVENTS)
+    lines.append(f"EVENTS now: {events} (POLLIN, 1: a message is waiting)")
+    return lines, bool(events & zmq.POLLIN)
 
 
 def _holders(eventfd_id: str) -> list[str]:
@@ -119,6 +150,18 @@ def _holders(eventfd_id: str) -> list[str]:
     return found
 
 
+def minimal(cells: int, widget: bool) -> nbformat.NotebookNode:
+    """``cells`` cells that each print one line: into an ``Output`` widget, or plainly."""
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    first = "import ipywidgets as widgets\n\nout = widgets.Output()\ndisplay(out)"
+    into = "with out:\n    out.clear_output(wait=True)\n    print({})"
+    source = into if widget else "print({})"
+    return new_notebook(
+        cells=[new_code_cell(first)] + [new_code_cell(source.format(i)) for i in range(cells)]
+    )
+
+
 def without(nb: nbformat.NotebookNode, texts: list[str]) -> nbformat.NotebookNode:
     """A copy of ``nb`` without the code cells whose source contains any of ``texts``."""
     nb = copy.deepcopy(nb)
@@ -130,21 +173,30 @@ def without(nb: nbformat.NotebookNode, texts: list[str]) -> nbformat.NotebookNod
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("notebook", type=Path)
+    parser.add_argument("notebook", type=Path, help="a notebook, or a new file for --minimal")
+    parser.add_argument("--minimal", type=int, help="write a minimal notebook of this many cells")
+    parser.add_argument("--plain", action="store_true", help="--minimal without the widget")
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--full", action="store_true", help="full mode (default: fast)")
     parser.add_argument("--cell-timeout", type=int, default=60)
     parser.add_argument("--drop", action="append", default=[], help="drop cells with this text")
     parser.add_argument("--short-polls", action="store_true", help="the tests' 1-s polls")
+    parser.add_argument(
+        "--wake-after-send", action="store_true", help="look at the shell socket after a send"
+    )
     parser.add_argument("--append", type=Path, help="add one JSON line per run to this file")
     args = parser.parse_args()
 
     execute_module._Client = _Watched
+    _Watched.wake_after_send = args.wake_after_send
+    if args.minimal:
+        nbformat.write(minimal(args.minimal, widget=not args.plain), args.notebook)
     nb = without(nbformat.read(args.notebook, as_version=4), args.drop)
     print(
         f"{args.notebook.name}: {sum(c.cell_type == 'code' for c in nb.cells)} code cells, "
         f"dropped {args.drop or 'none'}, {'full' if args.full else 'fast'} mode, "
-        f"{'1-s polls' if args.short_polls else 'nbclient waiting'}, "
+        f"{'1-s polls' if args.short_polls else 'nbclient waiting'}"
+        f"{', waking after a send' if args.wake_after_send else ''}, "
         f"cell limit {args.cell_timeout} s"
     )
     waits, lost = [], 0
@@ -174,6 +226,7 @@ def main() -> int:
                 "dropped": args.drop,
                 "mode": "full" if args.full else "fast",
                 "short_polls": args.short_polls,
+                "wake_after_send": args.wake_after_send,
                 "seconds": round(run.seconds, 2),
                 "idle_wait_s": round(run.idle_wait, 4),
                 "idle_wait_cell": run.idle_wait_cell,
