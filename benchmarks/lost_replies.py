@@ -212,7 +212,7 @@ def main() -> int:
         waits.append(run.idle_wait)
         late = LATE_RUNS[-1].late  # replies found waiting after 2 s, then delivered
         lost += run.lost_reply or late > 0
-        flag = "  LOST REPLY" if run.lost_reply or late else ""
+        flag = f"  LOST REPLY ({late} cells found waiting)" if run.lost_reply or late else ""
         error = f"  error: {run.error.strip().splitlines()[-1][:120]}" if run.error else ""
         print(
             f"run {number:3}: {run.seconds:6.1f} s, longest idle wait {run.idle_wait:7.3f} s "

@@ -13,6 +13,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from helpers import paths
 from helpers.course import execute as execute_module
+from helpers.course.waits import Waits
 
 
 class FakeClient:
@@ -22,7 +23,7 @@ class FakeClient:
 
     def __init__(self, nb, **kwargs):
         self.nb = nb
-        self.waits = execute_module.Waits()
+        self.waits = Waits()
 
     def execute(self, env):
         FakeClient.seen.append(env)
@@ -103,7 +104,7 @@ def seconds(s):
 
 
 def test_the_idle_wait_is_from_the_kernel_finishing_to_the_client_seeing_both_messages():
-    waits = execute_module.Waits()
+    waits = Waits()
     waits.sent("a", 3)
     waits.sent("b", 5)
     # cell 3: the reply arrives first, idle 2 ms after the kernel sent it
@@ -116,10 +117,11 @@ def test_the_idle_wait_is_from_the_kernel_finishing_to_the_client_seeing_both_me
     waits.note(message("execute_reply", "b", T0 + seconds(2.0)), T0 + seconds(62.0))
     wait, cell = waits.longest()
     assert cell == 5 and wait == pytest.approx(59.999)
+    assert waits.over(5.0) == [5] and waits.over(60.0) == []
 
 
 def test_messages_of_other_requests_and_other_kinds_do_not_count():
-    waits = execute_module.Waits()
+    waits = Waits()
     assert waits.longest() == (0.0, None)  # nothing executed yet
     waits.sent("a", 0)
     late = T0 + seconds(100)
@@ -133,7 +135,7 @@ def test_messages_of_other_requests_and_other_kinds_do_not_count():
 
 
 def test_a_request_the_kernel_never_answered_is_named():
-    waits = execute_module.Waits()
+    waits = Waits()
     assert waits.unread_request() is None  # nothing sent
     waits.sent("a", 0)
     waits.note(message("execute_reply", "a", T0), T0)
@@ -145,11 +147,11 @@ def test_a_request_the_kernel_never_answered_is_named():
 
 def test_a_run_above_the_limit_is_a_lost_reply():
     quick = execute_module.Run(Path("x.ipynb"), new_notebook(), 3.0, None, 0.004, 2)
-    slow = execute_module.Run(Path("x.ipynb"), new_notebook(), 63.0, None, 60.0, 7)
+    slow = execute_module.Run(Path("x.ipynb"), new_notebook(), 63.0, None, 60.0, 7, [3, 7])
     assert not quick.lost_reply and slow.lost_reply
     assert execute_module.max_wait([quick, slow]) == 60.0
     line = execute_module.lost_reply_line(slow)
-    assert "cell 7" in line and "60 s" in line
+    assert "LOST REPLY in cell 3, 7: the longest came 60 s after" in line
 
 
 def test_noting_passes_the_callers_timeout_through_and_notes_each_message():
@@ -172,8 +174,9 @@ def test_make_course_waits_as_nbclient_does_and_reports_each_notebooks_wait(
 
     def fake_execute(path, **kwargs):
         asked.append(kwargs)
-        wait, cell = (61.5, 4) if "lost" in path.name else (0.003, 1)
-        return execute_module.Run(path, nbformat.read(path, as_version=4), 2.0, None, wait, cell)
+        wait, cell, lost = (61.5, 4, [4]) if "lost" in path.name else (0.003, 1, [])
+        nb = nbformat.read(path, as_version=4)
+        return execute_module.Run(path, nb, 2.0, None, wait, cell, lost)
 
     monkeypatch.setattr(execute_module, "execute", fake_execute)
     monkeypatch.setattr(execute_module, "_html", lambda nb: "<html></html>")
@@ -187,11 +190,12 @@ def test_make_course_waits_as_nbclient_does_and_reports_each_notebooks_wait(
     assert [r.lost_reply for r in runs] == [False, True]
     printed = capsys.readouterr().out
     assert "wait  0.00 s" in printed and "wait 61.50 s" in printed
-    assert "LOST REPLY: cell 4's reply came 62 s after" in printed
+    assert "LOST REPLY in cell 4: the longest came 62 s after" in printed
     assert "1 with a lost reply (longest idle wait 61.50 s)" in printed
     record = json.loads((tmp_path / "out" / "timings.json").read_text(encoding="utf-8"))
     lost = record["notebooks"]["day02_lost.ipynb"]
     assert lost["idle_wait_s"] == 61.5 and lost["idle_wait_cell"] == 4 and lost["lost_reply"]
+    assert lost["lost_reply_cells"] == [4]
     assert record["notebooks"]["day01_fine.ipynb"]["lost_reply"] is False
 
 
@@ -203,7 +207,7 @@ def test_a_real_run_reports_its_idle_wait(tmp_path):
     assert run.error is None
     assert run.notebook.cells[1].outputs[0]["text"] == "2\n"
     assert run.idle_wait_cell in (0, 1)  # measured on the cells that ran
-    assert 0 <= run.idle_wait < 1 and not run.lost_reply
+    assert 0 <= run.idle_wait < 1 and not run.lost_reply and run.lost_cells == []
 
 
 class LostRequestClient(FakeClient):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from queue import Empty
@@ -20,77 +20,30 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, DeadKernelError
 
 from helpers import paths
+from helpers.course.waits import LOST_REPLY_SECONDS, Waits
 
 # The compile cache the caller chose, read when this module is imported: later, creating the first
 # optimiser in this process imports torch._dynamo, which writes its own default into os.environ.
 _CALLER_CACHE = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
 
 
-LOST_REPLY_SECONDS = 5.0
-"""An idle wait longer than this is a lost reply: the kernel had finished, the client slept on."""
-
 COURSE_CELL_TIMEOUT = 300
 """``make course``'s limit per cell: what a lost reply costs there (nbclient's default is 600 s)."""
-
-
-class Waits:
-    """For each cell: when the kernel finished it and when this process saw that it had.
-
-    The kernel stamps every message it sends (``header["date"]``); a cell is finished when its
-    ``execute_reply`` and its ``status: idle`` are both sent, and seen when both have arrived here.
-    The difference is time spent waiting on a kernel with nothing left to do: milliseconds,
-    unless a wake-up was missed and the reply lay unread until a poll ended.
-    """
-
-    def __init__(self):
-        self.cells: dict[str, int] = {}  # request id -> cell index
-        self.done: dict[str, datetime] = {}
-        self.seen: dict[str, datetime] = {}
-        self.started: set[str] = set()  # requests the kernel answered at all
-
-    def sent(self, msg_id: str, cell_index: int) -> None:
-        self.cells[msg_id] = cell_index
-
-    def note(self, msg: dict, now: datetime) -> None:
-        """Record ``msg``, which this process received at ``now`` (an aware datetime)."""
-        request = msg.get("parent_header", {}).get("msg_id")
-        finishing = msg.get("msg_type") == "execute_reply" or (
-            msg.get("msg_type") == "status"
-            and msg.get("content", {}).get("execution_state") == "idle"
-        )
-        if request not in self.cells:
-            return
-        self.started.add(request)
-        if not finishing:
-            return
-        sent = _aware(msg["header"]["date"])
-        self.done[request] = max(self.done.get(request, sent), sent)
-        self.seen[request] = max(self.seen.get(request, now), now)
-
-    def longest(self) -> tuple[float, int | None]:
-        """The longest idle wait in seconds, and the index of the cell where it happened."""
-        waits = [((self.seen[r] - self.done[r]).total_seconds(), self.cells[r]) for r in self.seen]
-        return max(waits, default=(0.0, None))
-
-    def unread_request(self) -> int | None:
-        """The cell whose request the kernel never answered (a lost request), if the last one."""
-        last = next(reversed(self.cells), None)
-        return None if last is None or last in self.started else self.cells[last]
-
-
-def _aware(date: datetime | str) -> datetime:
-    date = datetime.fromisoformat(date) if isinstance(date, str) else date
-    return date if date.tzinfo else date.replace(tzinfo=timezone.utc)
 
 
 class _Client(NotebookClient):
     """nbclient, recording each cell's idle wait; with ``short_polls``, waiting in polls of 1 s.
 
-    pyzmq's asyncio poll can miss the wake-up for a message that has already arrived (kernel and
-    client both idle); it then returns only when its timeout ends, so the cell's whole limit is
-    spent waiting. A poll that ends looks at the socket once more, so short polls cost a missed
-    wake-up at most a second. Without them the client waits as nbclient, nbconvert and papermill
-    do, and :class:`Waits` shows what a missed wake-up cost.
+    A reply can lie unread in the client's shell socket while the client sleeps (kernel and client
+    both idle) until the poll's timeout, the cell's whole limit, ends. The cause (reproduced with
+    ``benchmarks/lost_replies.py``): while a cell runs, nbclient sends on the shell socket for each
+    output an ``ipywidgets.Output`` widget captures (``OutputWidget.sync_state``), and
+    jupyter_client's ``Session.send`` sends on a plain shadow of the asyncio socket. That send
+    takes in the socket's pending wake-up (libzmq's edge-triggered ``ZMQ_FD``) without pyzmq's
+    asyncio layer noticing, so a reply that arrived then wakes nobody. A poll that ends looks at
+    the socket once more, so short polls cost such a miss at most a second (the tests use them).
+    Without them the client waits as nbclient, nbconvert and papermill do (``make course``), and
+    :class:`~helpers.course.waits.Waits` shows what a miss cost.
     """
 
     def __init__(self, nb, *, short_polls: bool = True, **kwargs):
@@ -157,6 +110,8 @@ class Run:
     """The longest time (s) between the kernel finishing a cell and the client seeing it."""
     idle_wait_cell: int | None = None
     """The index of the cell where that longest wait happened."""
+    lost_cells: list[int] = field(default_factory=list)
+    """The cells whose reply was lost (an idle wait over ``LOST_REPLY_SECONDS``)."""
 
     @property
     def lost_reply(self) -> bool:
@@ -228,7 +183,8 @@ def execute(
     except DeadKernelError as err:
         error = f"the kernel died (out of memory?): {err}"
     seconds = time.perf_counter() - start
-    return Run(path, nb, seconds, error, *client.waits.longest())
+    lost = client.waits.over(LOST_REPLY_SECONDS)
+    return Run(path, nb, seconds, error, *client.waits.longest(), lost_cells=lost)
 
 
 def _html(nb: nbformat.NotebookNode) -> str:
@@ -278,6 +234,7 @@ def build_course(
             "idle_wait_s": round(run.idle_wait, 3),
             "idle_wait_cell": run.idle_wait_cell,
             "lost_reply": run.lost_reply,
+            "lost_reply_cells": run.lost_cells,
         }
         run.error = run.error or ("\n".join(issues) if issues else None)
         runs.append(run)
@@ -307,7 +264,8 @@ def max_wait(runs: list[Run]) -> float:
 
 def lost_reply_line(run: Run) -> str:
     """One line saying where ``run`` lost a reply and what it cost."""
+    cells = ", ".join(map(str, run.lost_cells)) or str(run.idle_wait_cell)
     return (
-        f"LOST REPLY: cell {run.idle_wait_cell}'s reply came {run.idle_wait:.0f} s after the "
-        f"kernel finished it (limit {LOST_REPLY_SECONDS:.0f} s; see the README's troubleshooting)"
+        f"LOST REPLY in cell {cells}: the longest came {run.idle_wait:.0f} s after the kernel "
+        f"finished the cell (limit {LOST_REPLY_SECONDS:.0f} s; see the README's troubleshooting)"
     )
