@@ -10,7 +10,7 @@ not 10 minutes, and prints the run's longest idle wait and the cell where it hap
         --runs 10 --drop num_workers --drop run_ranks      # bisect: without the cells that fork
     .venv/bin/python benchmarks/lost_replies.py notebooks/day00_setup.ipynb --short-polls
     .venv/bin/python benchmarks/lost_replies.py build/lost/minimal.ipynb --minimal 200 --runs 5
-    .venv/bin/python benchmarks/lost_replies.py build/lost/plain.ipynb --minimal 200 --plain
+    .venv/bin/python benchmarks/lost_replies.py build/lost/plain.ipynb --minimal 200 --kind plain
 
 ``--drop TEXT`` removes every code cell whose source contains TEXT (the notebook still has to run
 to the end without them: later cells may need what a dropped cell defined). ``--append FILE``
@@ -150,13 +150,21 @@ def _holders(eventfd_id: str) -> list[str]:
     return found
 
 
-def minimal(cells: int, widget: bool) -> nbformat.NotebookNode:
-    """``cells`` cells that each print one line: into an ``Output`` widget, or plainly."""
+def minimal(cells: int, kind: str) -> nbformat.NotebookNode:
+    """``cells`` cells that each print one line: into an ``Output`` widget, through the lessons'
+    ``knob_panel`` (which draws into one), or plainly."""
     from nbformat.v4 import new_code_cell, new_notebook
 
-    first = "import ipywidgets as widgets\n\nout = widgets.Output()\ndisplay(out)"
-    into = "with out:\n    out.clear_output(wait=True)\n    print({})"
-    source = into if widget else "print({})"
+    first = {
+        "widget": "import ipywidgets as widgets\n\nout = widgets.Output()\ndisplay(out)",
+        "knob": "import ipywidgets as widgets\n\nfrom helpers.widgets import knob_panel",
+        "plain": "pass",
+    }[kind]
+    source = {
+        "widget": "with out:\n    out.clear_output(wait=True)\n    print({})",
+        "knob": "knob_panel(print, {{'n': widgets.IntSlider(value={})}}, title='one knob')",
+        "plain": "print({})",
+    }[kind]
     return new_notebook(
         cells=[new_code_cell(first)] + [new_code_cell(source.format(i)) for i in range(cells)]
     )
@@ -175,7 +183,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebook", type=Path, help="a notebook, or a new file for --minimal")
     parser.add_argument("--minimal", type=int, help="write a minimal notebook of this many cells")
-    parser.add_argument("--plain", action="store_true", help="--minimal without the widget")
+    parser.add_argument(
+        "--kind", choices=["widget", "knob", "plain"], default="widget", help="for --minimal"
+    )
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--full", action="store_true", help="full mode (default: fast)")
     parser.add_argument("--cell-timeout", type=int, default=60)
@@ -190,7 +200,7 @@ def main() -> int:
     execute_module._Client = _Watched
     _Watched.wake_after_send = args.wake_after_send
     if args.minimal:
-        nbformat.write(minimal(args.minimal, widget=not args.plain), args.notebook)
+        nbformat.write(minimal(args.minimal, args.kind), args.notebook)
     nb = without(nbformat.read(args.notebook, as_version=4), args.drop)
     print(
         f"{args.notebook.name}: {sum(c.cell_type == 'code' for c in nb.cells)} code cells, "
