@@ -66,6 +66,8 @@ HOMEWORK = NOTEBOOKS / "homework"
 MASTERS = ROOT / "instructor" / "homework"
 """The homework masters: solutions and hidden tests."""
 README = ROOT / "README.md"
+I18N = ROOT / "i18n"
+"""The translations of the lessons, the homework and the README, one folder per language."""
 GUIDE = ROOT / "instructor" / "GUIDE.md"
 """The instructor guide."""
 BUILD = ROOT / "build"
@@ -102,6 +104,11 @@ def masters() -> list[Path]:
 def homework(name: str) -> Path:
     """The student version of a homework, e.g. ``homework("day00_homework")``."""
     return HOMEWORK / f"{name}.ipynb"
+
+
+def readme(locale: str | None = None) -> Path:
+    """The README, or its translation for ``locale`` (``readme("zh-CN")``: ``README.zh-CN.md``)."""
+    return README if locale is None else ROOT / f"README.{locale}.md"
 
 
 def master(name: str) -> Path:

@@ -55,7 +55,7 @@ def target(source: Path, lang: str) -> Path:
 
 
 def readme(lang: str) -> Path:
-    return paths.ROOT / f"README.{LOCALES[lang]}.md"
+    return paths.readme(LOCALES[lang])
 
 
 def lessons(lang: str = "zh") -> list[Path]:

@@ -31,7 +31,7 @@ import nbformat
 
 from helpers import paths
 
-I18N = paths.ROOT / "i18n"
+I18N = paths.I18N
 HEADER_RE = re.compile(r"^<!-- cell (?P<key>[\w.-]+) en=(?P<hash>[0-9a-f]{12}|todo) -->$")
 PREAMBLE = (
     "<!-- {lang} translation of {source}: one block per Markdown cell. Edit the text under a\n"
@@ -103,7 +103,7 @@ def relative(source: Path) -> Path:
 def translation_file(source: Path, lang: str) -> Path:
     """The translation file of an English notebook (or of README.md)."""
     if source.resolve() == paths.README.resolve():
-        return I18N / lang / "README.md"
+        return I18N / lang / paths.README.name
     return (I18N / lang / relative(source)).with_suffix(".md")
 
 
