@@ -325,3 +325,10 @@ def test_the_chinese_day_0_runs_in_fast_mode_and_prints_in_chinese():
         for o in c.get("outputs", [])
     ]
     assert any(s.startswith("还没有写下猜测") for s in shown), shown
+
+
+def test_edition_command_checks_and_refuses_an_unknown_language(capsys):
+    assert main(["edition", "zh", "--check"]) == 0
+    assert "The zh edition is current." in capsys.readouterr().out
+    assert main(["edition", "fr"]) == 1
+    assert "no 'fr' edition" in capsys.readouterr().err

@@ -183,6 +183,7 @@ def translate(args: argparse.Namespace) -> int:
 
 
 def edition(args: argparse.Namespace) -> int:
+    from helpers.course import translate
     from helpers.course.edition import build
 
     try:
@@ -193,6 +194,9 @@ def edition(args: argparse.Namespace) -> int:
         print(f"{'out of date' if args.check else 'wrote'}: {_shown(path)}")
     if english:
         print(f"{english} Markdown cell(s) have no translation yet and stay in English.")
+    stale = [f for f in translate.check(args.lang) if f.state == "stale"]
+    if stale:
+        print(f"{len(stale)} cell(s) translate older English: `python -m helpers translate`.")
     if not changed:
         print(f"The {args.lang} edition is current.")
     return 1 if args.check and changed else 0
