@@ -170,18 +170,26 @@ def readme_text(lang: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def build(lang: str = "zh", *, check: bool = False) -> tuple[list[Path], int]:
-    """Write (or with ``check``, only compare) the edition; returns the files that were out of
-    date and how many Markdown cells are still in English."""
+def files(lang: str = "zh") -> tuple[dict[Path, str], int]:
+    """Every file of the edition with the text it should hold, and how many Markdown cells are
+    still in English."""
     if lang not in LOCALES:
         raise ValueError(f"no {lang!r} edition; the editions are: {', '.join(LOCALES)}")
-    changed, english = [], 0
+    english = 0
     wanted: dict[Path, str] = {}
     for source in translate.sources():
         nb, left = notebook(source, lang)
         english += left
         wanted[target(source, lang)] = nbformat.writes(nb) + "\n"
     wanted[readme(lang)] = readme_text(lang)
+    return wanted, english
+
+
+def build(lang: str = "zh", *, check: bool = False) -> tuple[list[Path], int]:
+    """Write (or with ``check``, only compare) the edition; returns the files that were out of
+    date and how many Markdown cells are still in English."""
+    wanted, english = files(lang)
+    changed = []
     for path, text in wanted.items():
         now = path.read_text(encoding="utf-8") if path.is_file() else None
         if now != text:
