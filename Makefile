@@ -1,10 +1,10 @@
 # The course's commands. Each sets up .venv by itself when it is missing or out of date.
-#   make lab      open JupyterLab on the course, at day 0
+#   make lab      open JupyterLab on the course, at day 0 (COURSE_LANG=zh or LANG=zh: in Chinese)
 #   make test     run every test, including every notebook in fast mode
 #   make course   execute every notebook in full mode into build/course/ (with HTML copies)
 #   make student  write the student versions of the homework masters into notebooks/homework/
 #   make grade SUBMISSIONS=folder [OUT=build/grades] [JOBS=2]   grade submitted homework
-# Options: PYTHON=python3.12  TORCH_SPEC=torch==2.13.0  TORCH_INDEX=https://download.pytorch.org/whl/cpu
+# Options: COURSE_LANG=zh (Chinese edition and messages)  PYTHON=python3.12  TORCH_SPEC=torch==2.13.0  TORCH_INDEX=https://download.pytorch.org/whl/cpu
 #          LOCK= (install the newest versions pyproject.toml allows, not the tested set)
 
 PYTHON ?= python3
@@ -39,8 +39,11 @@ install:
 	@rm -f $(STAMP)
 	@$(MAKE) --no-print-directory $(STAMP)
 
+# make lab COURSE_LANG=zh (or LANG=zh) opens the Chinese edition; LANG=zh is not a locale, so it
+# is not passed on as one.
+LAB_LANG := $(if $(filter zh zh-CN zh_CN,$(LANG)),zh,$(COURSE_LANG))
 lab: $(STAMP)
-	$(PY) -m helpers lab
+	$(if $(LAB_LANG),COURSE_LANG=$(LAB_LANG)) $(if $(filter zh zh-CN,$(LANG)),LANG=C.UTF-8) $(PY) -m helpers lab
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --timeout=900

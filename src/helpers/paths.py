@@ -68,6 +68,8 @@ MASTERS = ROOT / "instructor" / "homework"
 README = ROOT / "README.md"
 LOCK = ROOT / "requirements-lock.txt"
 """The versions the course is tested with (written by ``make lock``, used by ``make install``)."""
+I18N = ROOT / "i18n"
+"""The translations of the lessons, the homework and the README, one folder per language."""
 GUIDE = ROOT / "instructor" / "GUIDE.md"
 """The instructor guide."""
 BUILD = ROOT / "build"
@@ -104,6 +106,11 @@ def masters() -> list[Path]:
 def homework(name: str) -> Path:
     """The student version of a homework, e.g. ``homework("day00_homework")``."""
     return HOMEWORK / f"{name}.ipynb"
+
+
+def readme(locale: str | None = None) -> Path:
+    """The README, or its translation for ``locale`` (``readme("zh-CN")``: ``README.zh-CN.md``)."""
+    return README if locale is None else ROOT / f"README.{locale}.md"
 
 
 def master(name: str) -> Path:

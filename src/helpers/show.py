@@ -17,6 +17,8 @@ from __future__ import annotations
 import itertools
 import uuid
 
+from helpers.messages import text, word
+
 _tables = itertools.count()
 _PAGE = uuid.uuid4().hex[:8]  # keeps two runs' tables apart in one page (an HTML copy, a reload)
 
@@ -46,7 +48,8 @@ def compare_guess(
 
     Numbers are close when they are within a factor ``close`` of each other; anything else
     (a word, a choice) must be equal. ``None`` means no guess was written. ``fmt`` formats both
-    numbers (e.g. ``"{:.2f} s"``); by default whole numbers get thousands separators.
+    numbers (e.g. ``"{:.2f} s"``); by default whole numbers get thousands separators. The
+    sentence is in the course's language (:mod:`helpers.messages`); the examples are English.
 
     >>> compare_guess(80, 83, "parameters")
     'You guessed 80 parameters; the run measured 83: close.'
@@ -60,24 +63,25 @@ def compare_guess(
     'No guess written: write one in the cell above and run it again, then this cell.'
     """
     if guess is None:
-        return "No guess written: write one in the cell above and run it again, then this cell."
-    unit = f" {what}" if what else ""
+        return text("guess.none")
+    unit = f" {word(what)}" if what else ""
     numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (guess, measured))
     if not numbers:
         if isinstance(guess, str) != isinstance(measured, str):  # a number against words
-            return f"You guessed {guess}{unit}; the run: {measured}."
-        verdict = "right" if guess == measured else "not this time"
-        return f"You guessed {guess!r}{unit}; the run gave {measured!r}: {verdict}."
+            return text("guess.words", guess=f"{guess}{unit}", measured=measured)
+        verdict = text("guess.right" if guess == measured else "guess.wrong")
+        said = {"guess": f"{guess!r}{unit}", "measured": repr(measured)}
+        return text("guess.choice", verdict=verdict, **said)
     shown = fmt.format if fmt else _number
-    text = f"You guessed {shown(guess)}{unit}; the run measured {shown(measured)}"
+    said = {"guess": f"{shown(guess)}{unit}", "measured": shown(measured)}
     if guess == measured or (
         guess > 0 and measured > 0 and max(guess, measured) / min(guess, measured) <= close
     ):
-        return f"{text}: close."
+        return text("guess.close", **said)
     if guess <= 0 or measured <= 0:
-        return f"{text}: {'too high' if guess > measured else 'too low'}."
+        return text("guess.high" if guess > measured else "guess.low", **said)
     ratio = max(guess, measured) / min(guess, measured)
-    return f"{text}: {ratio:.0f}x {'too high' if guess > measured else 'too low'}."
+    return text("guess.high_by" if guess > measured else "guess.low_by", ratio=ratio, **said)
 
 
 def _number(value: float) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from helpers import paths
 from helpers.course.markers import ID, PLACEHOLDER, parse, strip_hidden
 from helpers.course.outcome import Check
+from helpers.messages import text
 
 
 @dataclass
@@ -32,13 +33,14 @@ class CheckResult:
     def report(self) -> str:
         tests = [o for o in self.outcomes if o.test]
         good = sum(o.status == "passed" for o in tests)
-        head = f"{self.id}: {good} of {len(tests)} checks passed"
-        head += " - well done!" if self.passed else ""
-        marks = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "not answered": "TODO"}
+        head = text("check.head", exercise=self.id, passed=good, total=len(tests))
+        head += text("check.well_done") if self.passed else ""
+        marked = ("passed", "failed", "error", "not answered")
         lines = [head]
         for o in self.outcomes:
             first = o.statement.splitlines()[0] + (" ..." if "\n" in o.statement else "")
-            lines.append(f"  {marks.get(o.status, 'SKIP'):5} {first}")
+            mark = text(f"check.mark.{o.status if o.status in marked else 'other'}")
+            lines.append(f"  {mark:5} {first}")
             if o.reason:
                 lines.append(f"        {o.reason}")
         return "\n".join(lines)
@@ -51,28 +53,22 @@ def _homework_for(exercise_id: str) -> Path:
 def visible_tests(exercise_id: str, notebook: str | Path | None = None) -> str:
     """The visible test code of an exercise, from the student version (hidden tests never read)."""
     if not isinstance(exercise_id, str) or not re.fullmatch(ID, exercise_id):
-        raise ValueError(f"{exercise_id!r} is not an exercise id; ids look like 'day00.device'.")
+        raise ValueError(text("check.bad_id", exercise=exercise_id))
     path = Path(notebook) if notebook is not None else _homework_for(exercise_id)
     homework = parse(path)
     if exercise_id not in homework.tests:
         known = ", ".join(homework.tests) or "none"
-        raise ValueError(
-            f"No exercise {exercise_id!r} in {path}. Its exercises are: {known}. If you deleted "
-            f"its TEST cell, restore the notebook's test cells from the course repository."
-        )
+        raise ValueError(text("check.unknown", exercise=exercise_id, path=path, known=known))
     return strip_hidden(homework.source(homework.tests[exercise_id]))
 
 
 def _explain(err: BaseException, exercise_id: str) -> tuple[str, str]:
     if isinstance(err, NotImplementedError):
-        return "not answered", (
-            f"not answered yet: replace `{PLACEHOLDER}` in the EXERCISE {exercise_id} cell, "
-            "then run that cell"
+        return "not answered", text(
+            "check.not_answered", placeholder=PLACEHOLDER, exercise=exercise_id
         )
     if isinstance(err, NameError):
-        return "error", (
-            f"NameError: {err}. Did you run the EXERCISE {exercise_id} cell and the cells above?"
-        )
+        return "error", text("check.name_error", error=err, exercise=exercise_id)
     return "error", f"{type(err).__name__}: {err}"
 
 
@@ -106,7 +102,7 @@ def run_statements(
         try:
             exec(code, env)  # noqa: S102 - the course's own tests
         except AssertionError as err:
-            reason = str(err) or "the condition is False"
+            reason = str(err) or text("check.false")
             outcomes.append(Check(statement, "failed", reason, hidden=secret))
             continue
         except Exception as err:  # noqa: BLE001 - any error is reported to the learner

@@ -158,6 +158,50 @@ def guide(args: argparse.Namespace) -> int:
     return 1 if args.check and changed else 0
 
 
+def translate(args: argparse.Namespace) -> int:
+    from helpers.course import translate
+
+    try:
+        if args.stamp:
+            changed = translate.stamp(args.stamp, args.cells or None)
+            print(f"{len(changed)} block(s) now match their English: {', '.join(changed) or '-'}")
+            return 0
+        if args.update:
+            for path in translate.update(args.lang):
+                print(f"updated {_shown(path)}")
+        found = translate.check(args.lang)
+    except (ValueError, FileNotFoundError) as err:
+        return _error(str(err))
+    for item in found:
+        print(item.line())
+    states = {s: sum(f.state == s for f in found) for s in ("stale", "missing", "orphan")}
+    if not found:
+        print(f"Every translated ({args.lang}) cell matches its English.")
+    else:
+        print(", ".join(f"{n} {s}" for s, n in states.items()) + ": see above.")
+    return 1 if found else 0
+
+
+def edition(args: argparse.Namespace) -> int:
+    from helpers.course import translate
+    from helpers.course.edition import build
+
+    try:
+        changed, english = build(args.lang, check=args.check)
+    except (ValueError, FileNotFoundError) as err:
+        return _error(str(err))
+    for path in changed:
+        print(f"{'out of date' if args.check else 'wrote'}: {_shown(path)}")
+    if english:
+        print(f"{english} Markdown cell(s) have no translation yet and stay in English.")
+    stale = [f for f in translate.check(args.lang) if f.state == "stale"]
+    if stale:
+        print(f"{len(stale)} cell(s) translate older English: `python -m helpers translate`.")
+    if not changed:
+        print(f"The {args.lang} edition is current.")
+    return 1 if args.check and changed else 0
+
+
 def parser() -> argparse.ArgumentParser:
     description = "The course's command line. Run a command with --help for its options."
     main = argparse.ArgumentParser(prog="python -m helpers", description=description)
@@ -217,6 +261,17 @@ def parser() -> argparse.ArgumentParser:
     )
     sub.add_argument("--executed", type=Path, help="folder of executed lessons (build/course)")
     sub.add_argument("--check", action="store_true", help="only say whether it is out of date")
+
+    sub = command(translate, "list translated cells that are stale, missing or orphaned")
+    sub.add_argument("--check", action="store_true", help="only list them (the default)")
+    sub.add_argument("--lang", default="zh", help="the language (zh)")
+    sub.add_argument("--update", action="store_true", help="add blocks to translate (en=todo)")
+    sub.add_argument("--stamp", type=Path, help="a translation file whose revised blocks to mark")
+    sub.add_argument("cells", nargs="*", help="with --stamp: only these cells (todo ones too)")
+
+    sub = command(edition, "write a translated edition of the course (notebooks/<lang>/, README)")
+    sub.add_argument("lang", help="the language: zh")
+    sub.add_argument("--check", action="store_true", help="only say what is out of date")
     return main
 
 

@@ -3,7 +3,7 @@
 What it sets, and why:
 
 * it opens ``notebooks/day00_setup.ipynb``, the course's first page (later days are linked from
-  there and from the course map);
+  there and from the course map), or the Chinese edition's with ``COURSE_LANG=zh``;
 * no "get Jupyter news?" pop-up over the first output, and no update check (the room's machine
   may have no internet, and a lesson needs neither);
 * slides come from jupyterlab-slideshow, which keeps knobs live; jupyterlab-rise, which earlier
@@ -56,8 +56,13 @@ FIRST_LAYOUT = {
 
 
 def start() -> str:
-    """The page JupyterLab opens on: the first lesson (day 0), relative to the course folder."""
-    return paths.lessons()[0].relative_to(paths.ROOT).as_posix()
+    """The page JupyterLab opens on: the first lesson (day 0), relative to the course folder; the
+    translated one when ``COURSE_LANG`` asks for a language with an edition (``make lab
+    COURSE_LANG=zh`` opens ``notebooks/zh/day00_setup.ipynb``)."""
+    first = paths.lessons()[0]
+    lang = os.environ.get("COURSE_LANG", "").strip().lower().replace("-", "_").split("_")[0]
+    translated = paths.NOTEBOOKS / lang / first.name if lang and lang != "en" else first
+    return (translated if translated.is_file() else first).relative_to(paths.ROOT).as_posix()
 
 
 def write_first_layout(folder: Path) -> Path | None:

@@ -1,0 +1,64 @@
+"""The sentences the course's code prints, in each language: one catalog per language, one home.
+
+Code asks for a sentence by its name and fills in named placeholders::
+
+    >>> text("guess.close", guess="80 parameters", measured="83", lang="en")
+    'You guessed 80 parameters; the run measured 83: close.'
+    >>> text("guess.close", guess="80 个参数", measured="83", lang="zh")
+    '你猜的是 80 个参数，运行测得 83：很接近。'
+
+The catalogs are :mod:`helpers.messages.en` and :mod:`helpers.messages.zh` (plain dictionaries of
+``str.format`` templates). A test checks that every English message has a Chinese form with the
+same placeholders and the same number formats, so a number reads the same in both.
+
+Which language: the ``COURSE_LANG`` setting (``en`` or ``zh``; ``zh_CN`` and ``zh-CN`` count as
+``zh``); without it, Chinese for a notebook running in the Chinese edition's folder
+(``notebooks/zh/``), else English.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from helpers.messages import en, zh
+
+CATALOGS = {"en": en.MESSAGES, "zh": zh.MESSAGES}
+"""Each language's messages, by name."""
+WORDS = {"en": {}, "zh": zh.WORDS}
+"""Each language's names for the words code passes in (units such as ``"parameters"``)."""
+
+
+def language() -> str:
+    """The language the course prints in (see the module's docstring)."""
+    chosen = os.environ.get("COURSE_LANG", "").strip().lower().replace("-", "_")
+    if chosen:
+        base = chosen.split("_")[0]
+        if base not in CATALOGS:
+            raise ValueError(
+                f"COURSE_LANG={chosen!r} is not a language of the course; "
+                f"use one of: {', '.join(CATALOGS)}"
+            )
+        return base
+    here = Path.cwd().resolve()
+    for folder in [here, *here.parents]:
+        if folder.parent.name == "notebooks" and folder.name in CATALOGS:
+            return folder.name
+    return "en"
+
+
+def text(name: str, lang: str | None = None, **values) -> str:
+    """The message ``name`` in ``lang`` (default: :func:`language`), placeholders filled in."""
+    catalog = CATALOGS[lang or language()]
+    if name not in catalog:
+        raise KeyError(f"no message named {name!r}")
+    return catalog[name].format(**values)
+
+
+def word(english: str, lang: str | None = None) -> str:
+    """A word the code passes in, in ``lang`` (itself when the catalog has no other form).
+
+    >>> word("parameters", "zh"), word("parameters", "en"), word("bananas", "zh")
+    ('个参数', 'parameters', 'bananas')
+    """
+    return WORDS[lang or language()].get(english, english)

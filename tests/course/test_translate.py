@@ -1,0 +1,340 @@
+"""The Chinese edition: translations kept beside the English, built into notebooks/zh/, and
+checked so that they cannot fall behind (stale, missing, orphaned cells; terms; messages)."""
+
+import re
+import shutil
+import string
+
+import nbformat
+import pytest
+
+from helpers import messages, paths
+from helpers.course import edition, git, lab, terms, translate
+from helpers.course.cli import main
+from helpers.course.execute import execute, problems
+from helpers.course.markers import parse
+
+ROOT = paths.ROOT
+SOURCES = translate.sources()
+
+
+# ---- 1. one source: the staleness check --------------------------------------------------------
+
+
+def test_every_translated_cell_matches_its_english():
+    found = translate.check("zh")
+    assert found == [], "\n".join(f.line() for f in found) + (
+        "\nRevise these blocks in i18n/zh/, then `python -m helpers translate --stamp FILE CELL`"
+        " and `python -m helpers edition zh`."
+    )
+
+
+def test_every_lesson_and_homework_has_a_translation_file():
+    assert len(SOURCES) == len(paths.lessons()) + len(list(paths.HOMEWORK.glob("day*.ipynb")))
+    for source in SOURCES:
+        assert translate.translation_file(source, "zh").is_file(), source.name
+
+
+@pytest.fixture
+def small_course(tmp_path, monkeypatch):
+    """A course of one lesson (day 0) and its translation, in a folder of its own."""
+    (tmp_path / "notebooks" / "homework").mkdir(parents=True)
+    (tmp_path / "i18n" / "zh").mkdir(parents=True)
+    lesson = paths.lessons()[0]
+    shutil.copy(lesson, tmp_path / "notebooks" / lesson.name)
+    shutil.copy(
+        translate.translation_file(lesson, "zh"), tmp_path / "i18n" / "zh" / f"{lesson.stem}.md"
+    )
+    shutil.copy(terms.terms_file("zh"), tmp_path / "i18n" / "zh" / translate.TERMS)
+    (tmp_path / "README.md").write_text("# Course\n\n## Quick start\n\nRun it.\n", encoding="utf-8")
+    monkeypatch.setattr(paths, "NOTEBOOKS", tmp_path / "notebooks")
+    monkeypatch.setattr(paths, "HOMEWORK", tmp_path / "notebooks" / "homework")
+    monkeypatch.setattr(paths, "README", tmp_path / "README.md")
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    monkeypatch.setattr(translate, "I18N", tmp_path / "i18n")
+    return tmp_path / "notebooks" / lesson.name
+
+
+def _edit(path, change):
+    nb = nbformat.read(path, as_version=4)
+    change(nb)
+    nbformat.write(nb, path)
+
+
+def test_one_changed_english_sentence_is_reported_with_its_cell(small_course, capsys):
+    assert main(["translate", "--check"]) == 0
+    cell = "day00setup-03"
+
+    def reword(nb):
+        target = next(c for c in nb.cells if c.id == cell)
+        target.source = target.source.replace("runs\neverywhere", "runs on every machine")
+        assert "every machine" in target.source
+
+    _edit(small_course, reword)
+    capsys.readouterr()
+    assert main(["translate", "--check"]) == 1
+    out = capsys.readouterr().out
+    assert f"stale: i18n/zh/day00_setup.md: cell {cell}" in out
+    assert "1 stale, 0 missing, 0 orphan" in out
+
+
+def test_new_and_deleted_cells_are_missing_and_orphaned(small_course):
+    def add_and_delete(nb):
+        nb.cells.append(nbformat.v4.new_markdown_cell("A new paragraph.", id="day00-new"))
+        nb.cells = [c for c in nb.cells if c.id != "day00setup-05"]
+
+    _edit(small_course, add_and_delete)
+    found = {(f.state, f.key) for f in translate.check("zh")}
+    assert found == {("missing", "day00-new"), ("orphan", "day00setup-05")}
+
+
+def test_a_translation_file_without_its_notebook_is_an_orphan(small_course):
+    (translate.I18N / "zh" / "day99_gone.md").write_text("", encoding="utf-8")
+    assert [(f.state, f.file.name) for f in translate.check("zh")] == [("orphan", "day99_gone.md")]
+
+
+def test_update_adds_todo_blocks_and_stamp_marks_them_translated(small_course):
+    _edit(small_course, lambda nb: nb.cells.append(nbformat.v4.new_markdown_cell("New.", id="n1")))
+    file = translate.translation_file(small_course, "zh")
+    assert translate.update("zh") == [file]
+    block = translate.load(small_course, "zh")["n1"]
+    assert (block.hash, block.text) == ("todo", "New.")  # the English, to translate
+    assert [f.state for f in translate.check("zh")] == ["missing"]
+    assert translate.stamp(file) == []  # a todo block is only stamped when named
+    text = file.read_text(encoding="utf-8").replace("\nNew.\n", "\n新的一段。\n")
+    file.write_text(text, encoding="utf-8")
+    assert translate.stamp(file, ["n1"]) == ["n1"]
+    assert translate.check("zh") == []
+    assert translate.load(small_course, "zh")["n1"].text == "新的一段。"
+
+
+def test_stamp_refuses_an_unknown_cell(small_course):
+    with pytest.raises(ValueError, match="no block for cell"):
+        translate.stamp(translate.translation_file(small_course, "zh"), ["nope"])
+
+
+def test_parse_and_render_round_trip_and_a_repeated_cell_is_an_error():
+    blocks = [
+        translate.Block("a", "0123456789ab", "# 标题\n\n正文"),
+        translate.Block("b", "todo", ""),
+    ]
+    text = translate.render(blocks, "zh", "notebooks/x.ipynb")
+    assert list(translate.parse(text).values()) == blocks
+    with pytest.raises(ValueError, match="translated twice"):
+        translate.parse(text + "\n<!-- cell a en=todo -->\nagain\n")
+
+
+def test_the_hash_ignores_trailing_spaces_only():
+    assert translate.english_hash("a  \nb\n") == translate.english_hash("a\nb")
+    assert translate.english_hash("a\nb") != translate.english_hash("a\nB")
+
+
+def test_the_readme_course_map_can_change_without_making_its_translation_stale():
+    text = "## The course\n\n<!-- course-map:start -->\n| 1 |\n<!-- course-map:end -->\n\nEnd."
+    other = text.replace("| 1 |", "| 2 |")
+    assert translate.readme_sections(text) == translate.readme_sections(other)
+    assert "<!-- course-map -->" in translate.readme_sections(text)["the-course"]
+
+
+# ---- 2. built, not copied ----------------------------------------------------------------------
+
+
+def test_the_committed_edition_is_what_the_translations_build():
+    """What git holds (a learner's working copy may hold outputs of a run)."""
+    wanted, english = edition.files("zh")
+    changed = [
+        path.relative_to(ROOT).as_posix()
+        for path, text in wanted.items()
+        if (git.committed(path) or path.read_text(encoding="utf-8")) != text
+    ]
+    assert changed == [], f"run `python -m helpers edition zh`, then `git add`: {changed}"
+    assert english == 0
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[s.name for s in SOURCES])
+def test_code_ids_tags_and_metadata_are_the_english_ones(source):
+    english = nbformat.read(source, as_version=4)
+    chinese = nbformat.read(edition.target(source, "zh"), as_version=4)
+    assert chinese.metadata == english.metadata
+    assert [c.id for c in chinese.cells] == [c.id for c in english.cells]
+    for en, zh in zip(english.cells, chinese.cells, strict=True):
+        assert (zh.cell_type, zh.metadata) == (en.cell_type, en.metadata), en.id
+        if en.cell_type == "code" or translate.NOT_TRANSLATED.match(en.source):
+            assert zh.source == en.source, en.id
+        else:
+            assert zh.source != en.source, f"{en.id} is still in English"
+
+
+@pytest.mark.parametrize("source", SOURCES[len(paths.lessons()) :], ids=lambda s: s.name)
+def test_chinese_homework_has_the_graders_markers(source):
+    english, chinese = parse(source), parse(edition.target(source, "zh"))
+    assert chinese.exercises.keys() == english.exercises.keys()
+    assert chinese.tests.keys() == english.tests.keys()
+    assert chinese.manual.keys() == english.manual.keys()
+    assert english.exercises or english.manual
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[s.name for s in SOURCES])
+def test_links_open_the_chinese_pages_where_there_are_some(source):
+    target = edition.target(source, "zh")
+    for cell in nbformat.read(target, as_version=4).cells:
+        for link in LINK.findall(cell.source if cell.cell_type == "markdown" else ""):
+            if re.match(r"^[a-z][a-z+.-]*:|^#", link):
+                continue
+            opened = (target.parent / link.split("#")[0]).resolve()
+            assert opened.exists(), f"{cell.id}: {link}"
+            if opened.suffix == ".ipynb":
+                assert opened.is_relative_to(edition.folder("zh").resolve()), f"{cell.id}: {link}"
+            assert opened.name != "README.md", f"{cell.id}: {link} (README.zh-CN.md exists)"
+
+
+def test_relink_points_english_links_at_translations_or_back_at_the_english_files():
+    source = paths.lessons()[0]
+    anchors = {"the-course": "课程地图"}
+    text = "[a](day01_hardware.ipynb) [b](../README.md#the-course) [c](../src/x.py) [d](#x)"
+    assert edition.relink(text, source, "zh", anchors) == (
+        "[a](day01_hardware.ipynb) [b](../../README.zh-CN.md#课程地图) [c](../../src/x.py) [d](#x)"
+    )
+
+
+def test_the_chinese_readme_has_the_map_the_quick_start_and_says_how_to_open_it():
+    text = edition.readme("zh").read_text(encoding="utf-8")
+    for lesson in edition.lessons("zh"):
+        assert f"]({lesson.relative_to(ROOT).as_posix()})" in text
+    assert "make lab LANG=zh" in text and "## 快速开始" in text
+    assert "README.zh-CN.md" in paths.README.read_text(encoding="utf-8")
+
+
+def test_make_course_has_the_chinese_lessons_to_run():
+    assert [p.name for p in edition.lessons("zh")] == [p.name for p in paths.lessons()]
+
+
+@pytest.mark.parametrize(
+    ("given", "opens"),
+    [("zh", "notebooks/zh/"), ("zh_CN.UTF-8", "notebooks/zh/"), ("", "notebooks/")],
+)
+def test_make_lab_opens_the_chinese_day_0_when_asked(monkeypatch, given, opens):
+    monkeypatch.setenv("COURSE_LANG", given)
+    assert lab.start() == f"{opens}day00_setup.ipynb"
+
+
+def test_make_lab_passes_lang_zh_on_as_the_course_setting():
+    import subprocess
+
+    dry = subprocess.run(["make", "-n", "lab", "LANG=zh"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout  # fmt: skip
+    assert "COURSE_LANG=zh LANG=C.UTF-8 " in dry.splitlines()[-1]
+
+
+# ---- 3. what the code prints -------------------------------------------------------------------
+
+
+def _fields(template):
+    return sorted(
+        (name, spec, conv or "")
+        for _, name, spec, conv in string.Formatter().parse(template)
+        if name is not None
+    )
+
+
+def test_every_message_has_a_chinese_form_with_the_same_placeholders_and_formats():
+    en, zh = messages.CATALOGS["en"], messages.CATALOGS["zh"]
+    assert zh.keys() == en.keys()
+    for name in en:
+        assert _fields(zh[name]) == _fields(en[name]), name
+        assert zh[name] != en[name] or not re.search("[A-Za-z]{4}", en[name]), name
+
+
+def test_the_language_comes_from_course_lang_then_from_the_notebooks_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    (tmp_path / "notebooks" / "zh" / "homework").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "notebooks" / "zh" / "homework")
+    assert messages.language() == "zh"
+    monkeypatch.chdir(tmp_path / "notebooks")
+    assert messages.language() == "en"
+    monkeypatch.setenv("COURSE_LANG", "zh-CN")
+    assert messages.language() == "zh"
+    monkeypatch.setenv("COURSE_LANG", "fr")
+    with pytest.raises(ValueError, match="not a language of the course"):
+        messages.language()
+
+
+def test_predictions_and_checks_speak_the_course_language(monkeypatch):
+    from helpers.course.checks import CheckResult
+    from helpers.course.outcome import Check
+    from helpers.show import compare_guess
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert compare_guess(1000, 83, "parameters") == (
+        "你猜的是 1,000 个参数，运行测得 83：偏高，约为实测值的 12 倍。"
+    )
+    assert compare_guess(80, 83, "parameters") == "你猜的是 80 个参数，运行测得 83：很接近。"
+    assert compare_guess("cpu", "mps").endswith("这次没猜中。")
+    report = CheckResult("day00.device", [Check("assert x", "passed")]).report()
+    assert report.splitlines()[0] == "day00.device：1 项检查通过了 1 项，做得好！"
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert compare_guess(1000, 83, "parameters").endswith("12x too high.")
+
+
+# ---- 4. terms ----------------------------------------------------------------------------------
+
+
+def test_each_english_term_once_and_no_chinese_term_shared():
+    rows = terms.load("zh")
+    english = [t.english.lower() for t in rows]
+    assert len(rows) > 100 and len(set(english)) == len(english)
+    assert terms.shared_translations("zh") == {}
+
+
+def test_the_lessons_glossaries_agree_with_the_terms_file():
+    assert terms.glossary_disagreements("zh") == []
+
+
+def test_every_term_an_english_cell_uses_is_in_its_translation():
+    assert terms.missing_terms("zh") == []
+
+
+def test_the_term_check_catches_a_translation_that_drifts(small_course):
+    file = translate.translation_file(small_course, "zh")
+    text = file.read_text(encoding="utf-8")
+    file.write_text(text.replace("学习率为 0.01 的 SGD 每步", "步长为 0.01 的 SGD 每步"), "utf-8")
+    assert terms.missing_terms("zh") == [
+        "day00_setup.ipynb, cell day00setup-11: the English says 'learning rate', the "
+        "translation lacks '学习率'"
+    ]
+
+
+def test_prose_forms_match_whole_words_outside_code():
+    term = terms.Term("device", "设备", ("device",))
+    assert term.used_in(terms.prose("the devices here")) == "device"
+    assert term.used_in(terms.prose("call `get_device()` or [x](device.md)")) is None
+    assert term.used_in(terms.prose("devicetype")) is None
+
+
+# ---- 6. the same code runs ---------------------------------------------------------------------
+
+
+@pytest.mark.notebook
+@pytest.mark.timeout(600)
+def test_the_chinese_day_0_runs_in_fast_mode_and_prints_in_chinese():
+    path = edition.target(paths.lessons()[0], "zh")
+    env = {"OMP_NUM_THREADS": "1", "COURSE_LANG": ""}  # the folder alone chooses Chinese
+    run = execute(path, fast=True, cell_timeout=180, env=env)
+    assert run.error is None, run.error
+    assert problems(run.notebook) == []
+    shown = [
+        o.get("data", {}).get("text/markdown", "") + o.get("text", "")
+        for c in run.notebook.cells
+        for o in c.get("outputs", [])
+    ]
+    assert any(s.startswith("还没有写下猜测") for s in shown), shown
+
+
+def test_edition_command_checks_and_refuses_an_unknown_language(capsys):
+    assert main(["edition", "zh", "--check"]) == 0
+    assert "The zh edition is current." in capsys.readouterr().out
+    assert main(["edition", "fr"]) == 1
+    assert "no 'fr' edition" in capsys.readouterr().err
