@@ -63,12 +63,15 @@ def git_filter(args: argparse.Namespace) -> int:
 
 
 def course(args: argparse.Namespace) -> int:
+    from helpers import paths
+    from helpers.course import edition
     from helpers.course.execute import build_course
 
     missing = [str(p) for p in args.notebooks if not p.is_file()]
     if missing:
         return _error(f"no notebook at {', '.join(missing)}")
-    notebooks = [p.resolve() for p in args.notebooks] or None
+    every = [*paths.lessons(), *paths.masters(), *edition.lessons("zh")]  # both editions
+    notebooks = [p.resolve() for p in args.notebooks] or every
     runs = build_course(args.out, fast=args.fast, notebooks=notebooks)
     return 1 if any(r.error for r in runs) else 0
 
