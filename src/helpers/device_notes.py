@@ -53,3 +53,26 @@ def readback_note(device_type: str) -> str:
         "`non_blocking=True` copy: `torch.cuda.synchronize()` on an NVIDIA GPU, "
         "`torch.mps.synchronize()` on a Mac."
     )
+
+
+def parameter_move_note(same: bool, target_type: str) -> str:
+    """What ``module.to(target)`` did to a Parameter object, and what it means for an optimiser
+    made before the move.
+
+    >>> parameter_move_note(False, "meta").startswith("After `.to(meta)` the weight is a new")
+    True
+    """
+    if same:
+        return (
+            f"After `.to({target_type})` the weight is the same Parameter object, its numbers "
+            "moved into it (PyTorch does that when the old and new tensors are of compatible "
+            "kinds, as CPU and CUDA tensors are), so an optimiser made before the move still "
+            "holds it. Moving to `meta` makes new Parameters instead, so the safe habit is to "
+            "move the model first and make the optimiser after."
+        )
+    return (
+        f"After `.to({target_type})` the weight is a new Parameter object: PyTorch could not move "
+        f"the numbers into the old one (a CPU tensor and a `{target_type}` tensor are not of "
+        "compatible kinds), so an optimiser made before the move would keep updating the old, "
+        "orphaned tensors. Move the model first, then make the optimiser."
+    )
