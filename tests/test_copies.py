@@ -67,7 +67,7 @@ PEAK_AT_LARGEST = [(1024, 5e-6), (2**20, 3.5e-4), (2**26, 0.0173)]
 
 def test_findings_when_throughput_falls_above_the_peak():
     first, pieces, above = copies.variant_findings(frame("v", FALLS))
-    assert "5.0 µs (the 1,024 bytes one)" in first
+    assert "5.0 µs (the 1,024-byte one)" in first
     assert "peaks at 3.6 GB/s (at 1,048,576 bytes)" in first
     assert "65,536 copies of 1,024" in pieces and "the best size here, 18.6 ms" in pieces
     assert above.startswith("Above 1,048,576 bytes throughput falls to 2.2 GB/s")

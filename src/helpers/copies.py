@@ -196,7 +196,7 @@ def variant_findings(part) -> list[str]:
     balance_kib = fixed * rate * 1e9 / 1024  # the bytes moved at the peak rate in the fixed time
     found = [
         f"**{name}**: no copy took less than {fixed * 1e6:.1f} µs (the "
-        f"{_bytes(quickest['bytes'])} one), an upper bound on the fixed cost; throughput peaks at "
+        f"{quickest['bytes']:,}-byte one), an upper bound on the fixed cost; throughput peaks at "
         f"{rate:.1f} GB/s (at {_bytes(fastest['bytes'])}). At that rate {balance_kib:,.0f} KiB "
         "move in the fixed cost's time: copies well below that size are mostly fixed cost."
     ]
