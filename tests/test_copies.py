@@ -99,3 +99,17 @@ def test_allocation_finding_on_each_device():
     )
     assert "caching allocator" in copies.allocation_finding(gpu, "mps")
     assert copies.allocation_finding(frame("CPU memory, copy_ into a buffer", STAYS), "cpu") is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "system", "says"),
+    [
+        ("cpu", "Linux", "glibc"),
+        ("cpu", "Darwin", "the C library hands large blocks straight to the operating system"),
+        ("cuda", "Linux", "caching allocator"),
+    ],
+)
+def test_allocation_note_names_what_this_device_and_system_do(kind, system, says):
+    note = copies.allocation_note(kind, system)
+    assert says in note
+    assert ("glibc" in note) == (kind == "cpu" and system == "Linux")

@@ -17,6 +17,8 @@ Two traps make a copy benchmark measure something else than copying:
 
 from __future__ import annotations
 
+import mmap
+import platform
 from collections.abc import Callable, Sequence
 
 import torch
@@ -117,8 +119,9 @@ class CopyPools:
         }
 
 
-def allocation_note(device_type: str) -> str:
-    """Why the allocating variant differs from ``copy_`` on this kind of device.
+def allocation_note(device_type: str, system: str | None = None) -> str:
+    """Why the allocating variant differs from ``copy_`` on this kind of device (and, for the
+    CPU, this operating system: ``platform.system()`` unless ``system`` is given).
 
     >>> allocation_note("cuda").startswith("PyTorch keeps freed GPU memory")
     True
@@ -129,10 +132,16 @@ def allocation_note(device_type: str) -> str:
             "after the first runs a new buffer on the GPU costs little; what differs is mostly the "
             "copy itself."
         )
+    system = system or platform.system()
+    library = (
+        "glibc, Linux's C library, hands blocks above its threshold (128 KiB, rising to at most "
+        "32 MiB as large blocks are freed) straight to the kernel"
+        if system == "Linux"
+        else "the C library hands large blocks straight to the operating system"
+    )
     return (
-        "On the CPU a large new buffer is fresh memory from the operating system: the C library "
-        "hands blocks above its threshold (128 KiB to 32 MiB with glibc) straight to the kernel, "
-        "and the first write to each 4 KiB page stops the copy for a page fault."
+        f"On the CPU a large new buffer is fresh memory: {library}, and the first write to each "
+        f"{mmap.PAGESIZE // 1024} KiB page stops the copy for a page fault."
     )
 
 
