@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from helpers import hardware
+from helpers import cpu, hardware, topology
 
 
 def test_card_on_this_machine(no_gpu):
@@ -64,42 +64,40 @@ def test_usable_cpus_honours_affinity_and_container_quotas(
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
-    real_path = hardware.Path
+    real_path = topology.Path
     monkeypatch.setattr(
-        hardware, "Path", lambda p: real_path(str(p).replace("/sys/fs/cgroup", str(tmp_path)))
+        topology, "Path", lambda p: real_path(str(p).replace("/sys/fs/cgroup", str(tmp_path)))
     )
     monkeypatch.setattr(
-        hardware.os, "sched_getaffinity", lambda pid: set(range(affinity)), raising=False
+        topology.os, "sched_getaffinity", lambda pid: set(range(affinity)), raising=False
     )
-    assert hardware.usable_cpus() == expected
+    assert topology.usable_cpus() == expected
 
 
 def test_cpu_name_on_linux_reads_proc_cpuinfo(monkeypatch, tmp_path):
     (tmp_path / "cpuinfo").write_text(
         "processor\t: 0\nmodel name\t: AMD EPYC 9654 96-Core\n", encoding="utf-8"
     )
-    real_path = hardware.Path
-    monkeypatch.setattr(hardware.platform, "system", lambda: "Linux")
-    monkeypatch.setattr(
-        hardware, "Path", lambda p: real_path(str(p).replace("/proc", str(tmp_path)))
-    )
-    assert hardware.cpu_name() == "AMD EPYC 9654 96-Core"
+    real_path = cpu.Path
+    monkeypatch.setattr(cpu.platform, "system", lambda: "Linux")
+    monkeypatch.setattr(cpu, "Path", lambda p: real_path(str(p).replace("/proc", str(tmp_path))))
+    assert cpu.cpu_name() == "AMD EPYC 9654 96-Core"
 
 
 def test_cpu_name_on_a_mac_asks_sysctl(monkeypatch):
     class Done:
         returncode, stdout = 0, "Apple M3 Pro\n"
 
-    monkeypatch.setattr(hardware.platform, "system", lambda: "Darwin")
-    monkeypatch.setattr(hardware.subprocess, "run", lambda *a, **k: Done())
-    assert hardware.cpu_name() == "Apple M3 Pro"
+    monkeypatch.setattr(cpu.platform, "system", lambda: "Darwin")
+    monkeypatch.setattr(cpu.subprocess, "run", lambda *a, **k: Done())
+    assert cpu.cpu_name() == "Apple M3 Pro"
 
 
 def test_cpu_name_falls_back_to_the_architecture(monkeypatch):
-    monkeypatch.setattr(hardware.platform, "system", lambda: "Plan9")
-    monkeypatch.setattr(hardware.platform, "processor", lambda: "")
-    monkeypatch.setattr(hardware.platform, "machine", lambda: "riscv64")
-    assert hardware.cpu_name() == "riscv64"
+    monkeypatch.setattr(cpu.platform, "system", lambda: "Plan9")
+    monkeypatch.setattr(cpu.platform, "processor", lambda: "")
+    monkeypatch.setattr(cpu.platform, "machine", lambda: "riscv64")
+    assert cpu.cpu_name() == "riscv64"
 
 
 INTEL_SPR = """processor\t: 0
@@ -192,3 +190,63 @@ def test_cpu_info_and_torch_info_on_this_machine():
     info = hardware.torch_info()
     assert info["intra_op_threads"] == torch.get_num_threads()
     assert info["cpu_capability"] == torch.backends.cpu.get_cpu_capability()
+
+
+def write_topology(root, siblings):
+    for number, text in enumerate(siblings):
+        folder = root / f"cpu{number}" / "topology"
+        folder.mkdir(parents=True)
+        (folder / "thread_siblings_list").write_text(f"{text}\n", encoding="utf-8")
+
+
+HYBRID = ["0-1", "0-1", "2-3", "2-3", "4", "5", "6"]  # 2 cores with 2 threads, 3 with one
+
+
+def test_threads_from_sysfs_counts_cores_by_their_threads(tmp_path):
+    write_topology(tmp_path, HYBRID)
+    assert topology.threads_from_sysfs(tmp_path) == {2: 2, 1: 3}
+    assert topology.threads_from_sysfs(tmp_path / "missing") is None
+
+
+@pytest.mark.parametrize(
+    ("physical", "logical", "sysfs", "layout", "says"),
+    [
+        (14, 20, None, {2: 6, 1: 8}, "The cores differ: of 14 cores, 6 run 2 and 8 run 1"),
+        (14, 20, {2: 6, 1: 8}, {2: 6, 1: 8}, "a hybrid CPU"),
+        (8, 16, None, {2: 8}, "Each core runs 2 hardware threads"),
+        (2, 2, {1: 2}, {1: 2}, "logical CPUs and cores are the same"),
+        (None, 4, None, None, "could not be read"),
+        (4, 24, None, {6: 4}, "Each core runs 6 hardware threads"),
+        (4, 13, None, None, "could not be read"),
+    ],
+)
+def test_threads_per_core_and_its_sentence(physical, logical, sysfs, layout, says):
+    found = topology.threads_per_core(physical, logical, sysfs)
+    assert found == layout
+    assert says in topology.smt_sentence(found)
+
+
+def test_cpu_info_on_a_hybrid_cpu_says_the_cores_differ(monkeypatch):
+    monkeypatch.setattr(hardware.psutil, "cpu_count", lambda logical=True: 14)
+    monkeypatch.setattr(hardware.os, "cpu_count", lambda: 20)
+    monkeypatch.setattr(hardware, "threads_from_sysfs", lambda: None)
+    info = hardware.cpu_info()
+    assert info["threads_per_core"] is None  # not 20 // 14 == 1
+    assert info["cores_by_threads"] == {2: 6, 1: 8}
+
+
+@pytest.mark.parametrize(
+    ("config", "blas"),
+    [
+        ("  - Build settings: BLAS_INFO=mkl, BUILD_TYPE=Release", "mkl"),
+        ("  - Build settings: BLAS_INFO=open, BUILD_TYPE=Release", "open"),
+        ("  - Build settings: BUILD_TYPE=Release", "n/a"),
+    ],
+)
+def test_blas_library_from_the_build_settings(config, blas):
+    assert hardware.blas_library(config) == blas
+
+
+def test_memory_note_gives_both_units():
+    note = hardware.memory_note(85_520_809_984, "NVIDIA H100 80GB HBM3")
+    assert "85.5 GB" in note and "79.6 GiB" in note

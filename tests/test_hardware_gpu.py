@@ -96,6 +96,7 @@ def test_gpu_info_for_real_cards(fake_gpus, card, arch, tier, l2):
     assert info["l2_cache"] == l2
     assert info["tier"] == tier and info["tier_reason"]
     assert info["memory_total_gb"] == round(memory / 1e9, 1)
+    assert info["memory_total_gib"] == round(memory / 2**30, 1)
     assert info["memory_free_gb"] == round(memory / 2 / 1e9, 1)
     assert info["driver"] == "570.86.15" and info["cuda_runtime"] == "12.8"
 

@@ -10,7 +10,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 
 from helpers.data import HEART_FEATURES, load_heart
-from helpers.preprocessing import CATEGORICAL, HeartPreprocessor
+from helpers.preprocessing import CATEGORICAL, HeartPreprocessor, code_note, rate_trend
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +157,17 @@ def test_a_column_missing_entirely_in_test_rows_is_filled_from_train(split):
 def test_bad_parameters(split, kwargs, message):
     with pytest.raises(ValueError, match=message):
         HeartPreprocessor(**kwargs).fit(split[0])
+
+
+@pytest.mark.parametrize(
+    ("rates", "trend", "says"),
+    [
+        ({3: 0.22, 6: 0.67, 7: 0.76}, "rises", "They are labels"),  # thal in the data
+        ({1: 0.6, 2: 0.4, 3: 0.1}, "falls", "one weight could follow its direction"),
+        ({1: 0.30, 2: 0.18, 3: 0.21, 4: 0.73}, "goes up and down", "no single weight"),  # cp
+    ],
+)
+def test_rate_trend_and_why_codes_are_one_hot(rates, trend, says):
+    found = rate_trend(pd.Series(rates))
+    assert found == trend
+    assert says in code_note("thal", found) and "3 normal" in code_note("thal", found)

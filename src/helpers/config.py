@@ -96,10 +96,10 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day00_epochs":            (500,                        50),
     # Day 1: how long the live view watches a workload.
     "day01_watch_seconds":     (4.0,                        1.0),
-    # Day 2: training the Iris MLP on the device; copy sizes (1 KiB to 256 MiB) and repeats.
+    # Day 2: training the Iris MLP on the device; copy sizes (1 KiB to 64 MiB) and repeats.
     "day02_epochs":            (2000,                       200),
-    "day02_copy_sizes":        (_powers(2, 10, 28, 2),      _powers(2, 10, 22, 4)),
-    "day02_copy_repeats":      (15,                         3),
+    "day02_copy_sizes":        (_powers(2, 10, 26, 2),      _powers(2, 10, 22, 4)),
+    "day02_copy_repeats":      (11,                         3),
     # Day 4: the Heart Disease MLP, and repeats of 5-fold cross-validation.
     "day04_epochs":            (1000,                       200),
     "day04_cv_repeats":        (10,                         2),

@@ -1,7 +1,11 @@
-"""What this machine is: the CPU, what PyTorch sees, and the GPU.
+"""What this machine is: the CPU, what PyTorch sees, and the GPU, as one report and one card.
 
 A timing means little without the hardware it was measured on, so every result the course shows or
 stores carries :func:`card`, a short description. Day 1 reads the whole :func:`report`.
+
+The parts live in their own modules, one idea each: :mod:`helpers.cpu` (what CPU this is),
+:mod:`helpers.topology` (cores, threads, caches, usable CPUs) and :mod:`helpers.gpu` (CUDA and MPS
+GPUs). Their names are imported here too, so ``hardware.gpu_info()`` and the like keep working.
 
 Everything here is computed on demand (nothing runs on import) and works without a GPU: the GPU
 parts return nothing when there is none.
@@ -10,11 +14,9 @@ parts return nothing when there is none.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import platform
 import re
-import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -22,242 +24,59 @@ import psutil
 import torch
 
 from helpers import nvml
+from helpers.cpu import (
+    ARM_PARTS,
+    ARM_VECTOR,
+    INTEL_MODELS,
+    X86_VECTOR,
+    amd_generation,
+    cpu_name,
+    microarchitecture,
+    parse_cpuinfo,
+    vector_extensions,
+)
 from helpers.device import get_device
+from helpers.gpu import (
+    CONSUMER,
+    DATA_CENTRE,
+    GENERATIONS,
+    WORKSTATION,
+    architecture,
+    gpu_info,
+    gpu_tier,
+    memory_note,
+    mps_info,
+)
+from helpers.topology import (
+    binary_size,
+    cache_sizes,
+    cpu_list,
+    smt_sentence,
+    threads_from_sysfs,
+    threads_per_core,
+    usable_cpus,
+)
+
+__all__ = [
+    "ARM_PARTS", "ARM_VECTOR", "CONSUMER", "DATA_CENTRE", "GENERATIONS", "INTEL_MODELS",
+    "WORKSTATION", "X86_VECTOR", "amd_generation", "architecture", "binary_size", "blas_library",
+    "cache_sizes", "card", "card_line", "cpu_info", "cpu_list", "cpu_name", "gpu_info", "gpu_tier",
+    "memory_note", "microarchitecture", "mps_info", "parse_cpuinfo", "report", "smt_sentence",
+    "threads_from_sysfs", "threads_per_core", "torch_build", "torch_info", "usable_cpus",
+    "vector_extensions",
+]  # fmt: skip
 
 # --- CPU -----------------------------------------------------------------------------------------
-
-# Intel family 6 model numbers -> microarchitecture (Intel's published model numbers).
-INTEL_MODELS = {
-    **dict.fromkeys([0x3C, 0x3F, 0x45, 0x46], "Haswell"),
-    **dict.fromkeys([0x3D, 0x47, 0x4F, 0x56], "Broadwell"),
-    **dict.fromkeys([0x4E, 0x5E], "Skylake"),
-    0x55: "Skylake-SP / Cascade Lake",
-    **dict.fromkeys([0x8E, 0x9E], "Kaby Lake / Coffee Lake"),
-    **dict.fromkeys([0xA5, 0xA6], "Comet Lake"),
-    **dict.fromkeys([0x7D, 0x7E], "Ice Lake"),
-    **dict.fromkeys([0x6A, 0x6C], "Ice Lake-SP"),
-    **dict.fromkeys([0x8C, 0x8D], "Tiger Lake"),
-    0xA7: "Rocket Lake",
-    **dict.fromkeys([0x97, 0x9A], "Alder Lake"),
-    **dict.fromkeys([0xB7, 0xBA, 0xBF], "Raptor Lake"),
-    0x8F: "Sapphire Rapids",
-    0xCF: "Emerald Rapids",
-    **dict.fromkeys([0xAD, 0xAE], "Granite Rapids"),
-    0xAF: "Sierra Forest",
-    **dict.fromkeys([0xAA, 0xAC], "Meteor Lake"),
-    0xBD: "Lunar Lake",
-    **dict.fromkeys([0xC5, 0xC6], "Arrow Lake"),
-}
-
-# Arm "CPU part" numbers of cores designed by Arm (implementer 0x41).
-ARM_PARTS = {
-    0xD03: "Cortex-A53",
-    0xD08: "Cortex-A72",
-    0xD0B: "Cortex-A76",
-    0xD0C: "Neoverse N1",
-    0xD40: "Neoverse V1",
-    0xD41: "Cortex-A78",
-    0xD49: "Neoverse N2",
-    0xD4F: "Neoverse V2",
-    0xD84: "Neoverse V3",
-}
-
-# Feature flags (as /proc/cpuinfo names them) -> the vector extensions they mean, oldest first,
-# so the last one found is the widest.
-X86_VECTOR = [
-    ("sse4_2", "SSE4.2"),
-    ("avx", "AVX"),
-    ("fma", "FMA"),
-    ("avx2", "AVX2"),
-    ("avx_vnni", "AVX-VNNI"),
-    ("avx512f", "AVX-512"),
-    ("avx512_vnni", "AVX-512 VNNI"),
-    ("avx512_bf16", "AVX-512 BF16"),
-    ("avx512_fp16", "AVX-512 FP16"),
-    ("amx_tile", "AMX"),
-    ("amx_bf16", "AMX-BF16"),
-    ("amx_int8", "AMX-INT8"),
-]
-ARM_VECTOR = [
-    ("asimd", "NEON"),
-    ("asimddp", "NEON dot product"),
-    ("bf16", "BF16"),
-    ("i8mm", "I8MM"),
-    ("sve", "SVE"),
-    ("sve2", "SVE2"),
-    ("sme", "SME"),
-]
-
-
-def amd_generation(family: int, model: int) -> str | None:
-    """AMD's core generation from the CPUID family and model, or ``None`` if unknown."""
-    if family == 0x17:
-        return "Zen / Zen+" if model < 0x30 else "Zen 2"
-    if family == 0x19:
-        zen4 = 0x10 <= model <= 0x1F or 0x60 <= model <= 0x7F or 0xA0 <= model <= 0xAF
-        return "Zen 4" if zen4 else "Zen 3"
-    if family == 0x1A:
-        return "Zen 5"
-    if family in (0x15, 0x16):
-        return "pre-Zen (Bulldozer/Jaguar family)"
-    return None
-
-
-def parse_cpuinfo(text: str) -> dict:
-    """The useful fields of Linux's ``/proc/cpuinfo`` (first CPU): name, vendor, family, model,
-    stepping and flags on x86; implementer, part and features on Arm."""
-    fields: dict[str, str] = {}
-    for line in text.splitlines():
-        if not line.strip():
-            if fields:
-                break  # the first CPU is enough
-            continue
-        key, _, value = line.partition(":")
-        fields.setdefault(key.strip(), value.strip())
-    flags = (fields.get("flags") or fields.get("Features") or "").split()
-
-    def number(key):
-        try:
-            return int(fields[key], 0)
-        except (KeyError, ValueError):
-            return None
-
-    return {
-        "name": fields.get("model name") or fields.get("Model") or "",
-        "vendor": fields.get("vendor_id", ""),
-        "family": number("cpu family"),
-        "model": number("model"),
-        "stepping": number("stepping"),
-        "implementer": number("CPU implementer"),
-        "part": number("CPU part"),
-        "flags": flags,
-    }
-
-
-def microarchitecture(info: dict) -> str:
-    """The microarchitecture generation from parsed CPU info, or a line saying it can't be told."""
-    vendor, family, model = info.get("vendor"), info.get("family"), info.get("model")
-    name = info.get("name", "")
-    if vendor == "GenuineIntel" and family == 6 and model in INTEL_MODELS:
-        return INTEL_MODELS[model]
-    amd = vendor == "AuthenticAMD" and family is not None and model is not None
-    if amd and (generation := amd_generation(family, model)):
-        return generation
-    if info.get("implementer") == 0x41 and info.get("part") in ARM_PARTS:
-        return ARM_PARTS[info["part"]]
-    if name.startswith("Apple M"):
-        return name  # the chip is the generation: Apple M1, M2, ...
-    if family is not None and model is not None:
-        return f"unknown (family {family:#x}, model {model:#x} is not in the course's table)"
-    return "unknown"
-
-
-def vector_extensions(flags: list[str], machine: str | None = None) -> list[str]:
-    """The SIMD extensions named by ``flags`` (x86 or Arm), oldest first."""
-    machine = (machine or platform.machine()).lower()
-    table = ARM_VECTOR if machine in ("arm64", "aarch64") else X86_VECTOR
-    present = set(flags)
-    found = [label for flag, label in table if flag in present]
-    if machine == "arm64" and platform.system() == "Darwin" and "NEON" not in found:
-        found.insert(0, "NEON")  # every Apple silicon core has NEON
-    return found
-
-
-def _sysctl(name: str) -> str | None:
-    try:
-        out = subprocess.run(
-            ["sysctl", "-n", name], capture_output=True, text=True, timeout=5, encoding="utf-8"
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if out.returncode != 0:
-        return None
-    return out.stdout.strip() or None
-
-
-def cpu_name() -> str:
-    """The CPU's marketing name, e.g. ``'AMD EPYC 7B13'``, else the architecture (``'arm64'``)."""
-    system = platform.system()
-    try:
-        if system == "Linux":
-            if name := parse_cpuinfo(Path("/proc/cpuinfo").read_text(encoding="utf-8"))["name"]:
-                return name
-        elif system == "Darwin":
-            if name := _sysctl("machdep.cpu.brand_string"):
-                return name
-        elif platform.processor():
-            return platform.processor()
-    except OSError:
-        pass
-    return platform.machine() or "unknown CPU"
-
-
-def _size(text: str) -> str:
-    """'32K' or '33554432' -> '32 KiB' / '32 MiB'."""
-    value = int(text[:-1]) * 1024 if text.upper().endswith("K") else int(text)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if value < 1024 or unit == "GiB":
-            return f"{value:g} {unit}"
-        value /= 1024
-    return text  # pragma: no cover
-
-
-def cache_sizes(root: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> dict[str, str]:
-    """Cache sizes seen by the first CPU, e.g. ``{'L1d': '32 KiB', 'L2': '512 KiB', ...}``.
-
-    On Linux each value says which CPUs share that cache; on macOS it comes from sysctl.
-    """
-    caches = {}
-    if root.is_dir():
-        for index in sorted(root.glob("index*")):
-            try:
-                level = (index / "level").read_text(encoding="utf-8").strip()
-                kind = (index / "type").read_text(encoding="utf-8").strip()
-                size = _size((index / "size").read_text(encoding="utf-8").strip())
-                shared = (index / "shared_cpu_list").read_text(encoding="utf-8").strip()
-            except (OSError, ValueError):
-                continue
-            label = f"L{level}" + {"Data": "d", "Instruction": "i"}.get(kind, "")
-            # one CPU number: no other CPU uses this cache
-            users = f"CPU {shared} only" if shared.isdigit() else f"shared by CPUs {shared}"
-            caches[label] = f"{size} ({users})"
-    elif platform.system() == "Darwin":
-        for label, key in (
-            ("L1d", "hw.l1dcachesize"),
-            ("L2", "hw.l2cachesize"),
-            ("L3", "hw.l3cachesize"),
-        ):
-            if (value := _sysctl(key)) and value.isdigit() and int(value) > 0:
-                caches[label] = _size(value)
-    return caches
-
-
-def _cgroup_cpu_limit() -> float | None:
-    """The container's CPU quota in CPUs (cgroup v2, then v1), or ``None`` when there is none."""
-    try:
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text(encoding="utf-8").split()[:2]
-        return None if quota == "max" else int(quota) / int(period)
-    except (OSError, ValueError):
-        pass
-    try:
-        quota = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").read_text(encoding="utf-8"))
-        period = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_period_us").read_text(encoding="utf-8"))
-        return None if quota <= 0 else quota / period
-    except (OSError, ValueError):
-        return None
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (affinity and container quota), not ``os.cpu_count()``."""
-    count = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    count = count or 1
-    limit = _cgroup_cpu_limit()
-    return max(1, min(count, math.ceil(limit))) if limit else count
 
 
 def cpu_info() -> dict:
     """The CPU: name, vendor, architecture and generation, cores, threads, vector extensions,
-    caches and memory."""
+    caches and memory.
+
+    ``threads_per_core`` is a number when every core runs the same number of hardware threads and
+    ``None`` otherwise; ``cores_by_threads`` says how many cores run how many (``{2: 6, 1: 8}`` on
+    a hybrid CPU), or is ``None`` when it cannot be told.
+    """
     parsed: dict = {"flags": []}
     if platform.system() == "Linux":
         with contextlib.suppress(OSError):
@@ -266,6 +85,7 @@ def cpu_info() -> dict:
     memory = psutil.virtual_memory()
     physical = psutil.cpu_count(logical=False)
     logical = os.cpu_count()
+    layout = threads_per_core(physical, logical, threads_from_sysfs())
     return {
         "name": parsed["name"],
         "vendor": parsed.get("vendor") or platform.system(),
@@ -273,7 +93,8 @@ def cpu_info() -> dict:
         "microarchitecture": microarchitecture(parsed),
         "physical_cores": physical,
         "logical_cpus": logical,
-        "threads_per_core": logical // physical if physical and logical else None,
+        "threads_per_core": next(iter(layout)) if layout and len(layout) == 1 else None,
+        "cores_by_threads": layout,
         "usable_cpus": usable_cpus(),
         "vector_extensions": vector_extensions(parsed["flags"]),
         "caches": cache_sizes(),
@@ -297,8 +118,19 @@ def torch_build() -> str:
     return " + ".join(parts) or "CPU only"
 
 
+def blas_library(config: str | None = None) -> str:
+    """The BLAS library this PyTorch was built with (it runs the CPU's float32 matrix products),
+    from its build settings, e.g. ``'mkl'`` or ``'open'`` (OpenBLAS); ``'n/a'`` if not stated.
+
+    >>> blas_library("Build settings: BLAS_INFO=mkl, BUILD_TYPE=Release")
+    'mkl'
+    """
+    match = re.search(r"BLAS_INFO=([^,\s]+)", torch.__config__.show() if config is None else config)
+    return match.group(1) if match else "n/a"
+
+
 def torch_info() -> dict:
-    """What PyTorch sees: version, build, threads, CPU capability, oneDNN and OpenMP."""
+    """What PyTorch sees: version, build, threads, CPU capability, BLAS, oneDNN and OpenMP."""
     parallel = torch.__config__.parallel_info()
 
     def find(pattern: str) -> str:
@@ -316,118 +148,10 @@ def torch_info() -> dict:
         else "not built in",
         "openmp": find(r"(OpenMP \d+[^\n]*)") if torch.backends.openmp.is_available() else "no",
         "mkl": torch.backends.mkl.is_available(),
+        "blas": blas_library(),
         "parallel_backend": find(r"ATen parallel backend: (.+)"),
         "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else "n/a",
     }
-
-
-# --- GPU -----------------------------------------------------------------------------------------
-
-GENERATIONS = {
-    3: "Kepler",
-    5: "Maxwell",
-    6: "Pascal",
-    (7, 0): "Volta",
-    (7, 2): "Volta",
-    (7, 5): "Turing",
-    (8, 0): "Ampere",
-    (8, 6): "Ampere",
-    (8, 7): "Ampere",
-    (8, 9): "Ada Lovelace",
-    (9, 0): "Hopper",
-    10: "Blackwell",
-    (11, 0): "Blackwell",
-    12: "Blackwell",
-}
-"""Compute capability (a whole major version, or (major, minor)) -> NVIDIA architecture."""
-
-
-def architecture(major: int, minor: int) -> str:
-    """The NVIDIA architecture generation of a compute capability, e.g. ``(8, 6) -> 'Ampere'``.
-
-    Compute capability names the instruction set, not the speed: a 8.6 card can be slower than a
-    7.0 one. Values missing from the table say so rather than guess.
-
-    >>> architecture(8, 6), architecture(9, 0)
-    ('Ampere', 'Hopper')
-    >>> architecture(4, 0)
-    "unknown (compute capability 4.0 is not in the course's table)"
-    """
-    found = GENERATIONS.get((major, minor)) or GENERATIONS.get(major)
-    return found or f"unknown (compute capability {major}.{minor} is not in the course's table)"
-
-
-DATA_CENTRE = re.compile(
-    r"\b(Tesla|[ABHLV]\d{2,3}[A-Z]?|[BG]B?\d{3}|T4|L4|L40S?|A10G?|A16|A2|P4|P40|P100|K80|M60|"
-    r"Instinct|MI\d{2,3}X?|Server Edition|GH200|GB200)\b"
-)
-WORKSTATION = re.compile(r"\b(Quadro|RTX A\d{4}|RTX \d{4} Ada|RTX PRO|Radeon PRO|NVIDIA RTX A)")
-CONSUMER = re.compile(r"\b(GeForce|TITAN|RTX \d{4}|GTX|Radeon RX)\b")
-
-
-def gpu_tier(name: str, memory_gb: float) -> tuple[str, str]:
-    """A rough tier, ``'consumer'``, ``'workstation'`` or ``'data centre'``, and the reason.
-
-    Read from the product name first (NVIDIA and AMD name their lines consistently), then from the
-    memory size. It is a rule of thumb, not a specification.
-
-    >>> gpu_tier("NVIDIA GeForce RTX 4090", 24)[0], gpu_tier("NVIDIA H100 80GB HBM3", 80)[0]
-    ('consumer', 'data centre')
-    """
-    if match := DATA_CENTRE.search(name):
-        return "data centre", f"the name contains {match.group(0)!r}, a data-centre product line"
-    if match := WORKSTATION.search(name):
-        return "workstation", f"the name contains {match.group(0)!r}, a workstation line"
-    if match := CONSUMER.search(name):
-        return "consumer", f"the name contains {match.group(0)!r}, a consumer (gaming) line"
-    if memory_gb >= 40:
-        return "data centre", f"unknown name; {memory_gb:.0f} GB of memory is data-centre sized"
-    return "consumer", f"unknown name; {memory_gb:.0f} GB of memory is consumer sized (a guess)"
-
-
-def gpu_info() -> list[dict]:
-    """One dict per CUDA (or ROCm) GPU; an empty list when there is none."""
-    if not torch.cuda.is_available():
-        return []
-    driver = nvml.driver_version()
-    gpus = []
-    for index in range(torch.cuda.device_count()):
-        props = torch.cuda.get_device_properties(index)
-        free, total = torch.cuda.mem_get_info(index)
-        memory_gb = props.total_memory / 1e9
-        tier, reason = gpu_tier(props.name, memory_gb)
-        rocm = getattr(props, "gcnArchName", None) if torch.version.hip else None
-        gpus.append(
-            {
-                "index": index,
-                "name": props.name,
-                "memory_total_gb": round(memory_gb, 1),
-                "memory_free_gb": round(free / 1e9, 1),
-                "compute_capability": f"{props.major}.{props.minor}",
-                "architecture": f"AMD {rocm}" if rocm else architecture(props.major, props.minor),
-                "multiprocessors": props.multi_processor_count,
-                "l2_cache": _size(str(l2)) if (l2 := getattr(props, "L2_cache_size", 0)) else None,
-                "tier": tier,
-                "tier_reason": reason,
-                "driver": driver,
-                "cuda_runtime": torch.version.cuda or torch.version.hip,
-            }
-        )
-    return gpus
-
-
-def mps_info() -> dict | None:
-    """The Apple GPU through MPS, or ``None`` when MPS is not available."""
-    if not torch.backends.mps.is_available():
-        return None
-    info = {
-        "chip": cpu_name(),
-        "memory": "unified: shared with the CPU",
-        "memory_total_gb": round(psutil.virtual_memory().total / 1e9, 1),
-    }
-    if hasattr(torch.mps, "recommended_max_memory"):
-        info["recommended_max_gb"] = round(torch.mps.recommended_max_memory() / 1e9, 1)
-    return info
 
 
 # --- Reports -------------------------------------------------------------------------------------

@@ -40,6 +40,45 @@ CATEGORICAL = ("cp", "restecg", "slope", "thal")
 
 STRATEGIES = ("median", "mean", "most_frequent")
 
+CODES = {
+    "cp": "1 typical angina, 2 atypical angina, 3 non-anginal pain, 4 no symptoms",
+    "restecg": "0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy",
+    "slope": "1 up, 2 flat, 3 down",
+    "thal": "3 normal, 6 fixed defect, 7 reversible defect",
+}
+"""What each code of the categorical columns means (data/README.md)."""
+
+
+def rate_trend(rates: pd.Series) -> str:
+    """How a rate indexed by code moves as the code grows: ``'rises'``, ``'falls'`` or
+    ``'goes up and down'``.
+
+    >>> rate_trend(pd.Series([0.2, 0.7, 0.8], index=[3, 6, 7]))
+    'rises'
+    """
+    rates = rates.sort_index()
+    if rates.is_monotonic_increasing:
+        return "rises"
+    if rates.is_monotonic_decreasing:
+        return "falls"
+    return "goes up and down"
+
+
+def code_note(column: str, trend: str) -> str:
+    """Why ``column``, a column of codes, is one-hot encoded, given how the disease rate moves
+    with its code (:func:`rate_trend`)."""
+    codes = f"`{column}` ({CODES[column]})" if column in CODES else f"`{column}`"
+    if trend == "goes up and down":
+        return (
+            f"{codes}: the disease rate goes up and down with the code, so no single weight on "
+            "the code can follow it; one-hot encoding gives each code its own column and weight."
+        )
+    return (
+        f"{codes}: the disease rate {trend} with the code, so one weight could follow its "
+        "direction, but only as if the codes were evenly spaced quantities. They are labels: the "
+        "gaps between them mean nothing, so each code gets its own column and weight all the same."
+    )
+
 
 class HeartPreprocessor(TransformerMixin, BaseEstimator):
     """Impute missing values, then scale (and optionally one-hot encode), fitted on training rows.

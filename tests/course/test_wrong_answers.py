@@ -1,0 +1,81 @@
+"""Tests of the homework tests: a wrong answer that a master's tests (hidden ones included) must
+reject, run in-process against the master's own test cell."""
+
+import functools
+
+import pytest
+
+from helpers import paths
+from helpers.course.checks import run_statements
+from helpers.course.markers import EXERCISE_RE, TEST_RE, parse
+
+
+@functools.cache
+def set_up(homework: str) -> tuple:
+    """The parsed master and its set-up cells' variables, as a learner's kernel has them."""
+    master = parse(paths.master(homework))
+    env = {"__name__": "__main__"}
+    for cell in master.notebook.cells:  # the set-up cells, as a learner runs them
+        first = cell.source.splitlines()[0] if cell.source else ""
+        if cell.cell_type == "code" and not (
+            EXERCISE_RE.match(first) or TEST_RE.match(first) or first.startswith("check(")
+        ):
+            exec(cell.source, env)  # noqa: S102 - the course's own master
+    return master, env
+
+
+def outcomes(homework: str, exercise_id: str, answer: str) -> list:
+    """Every check of ``exercise_id``'s test cell, hidden ones too, run against ``answer``."""
+    master, ready = set_up(homework)
+    env = dict(ready)
+    exec(answer, env)  # noqa: S102
+    return run_statements(master.source(master.tests[exercise_id]), env, exercise_id)
+
+
+PREDICT_RIGHT = """
+def predict(model, X):
+    X = X.to(next(model.parameters()).device)
+    with torch.no_grad():
+        return model(X).argmax(dim=1)
+"""
+PREDICT_TRACKS_GRADIENTS = """
+def predict(model, X):
+    return model(X.to(next(model.parameters()).device)).argmax(dim=1)
+"""
+
+PREP_RIGHT = """
+class MyPreprocessor:
+    def __init__(self):
+        self.medians = None
+
+    def __call__(self, X, is_train):
+        X = X[HEART_FEATURES]
+        if is_train:
+            self.medians = X.median()
+            filled = X.fillna(self.medians)
+            self.means, self.stds = filled.mean(), filled.std(ddof=0)
+        elif self.medians is None:
+            raise RuntimeError("call with is_train=True on the training rows first")
+        return (X.fillna(self.medians) - self.means) / self.stds
+"""
+PREP_NO_CHECK = PREP_RIGHT.replace(
+    'raise RuntimeError("call with is_train=True on the training rows first")', "pass"
+)  # untrained, it fails on a missing attribute or pandas' fillna(None): not its own error
+PREP_VAGUE = PREP_RIGHT.replace("call with is_train=True on the training rows first", "no")
+
+
+@pytest.mark.parametrize(
+    ("homework", "exercise_id", "answer", "rejected_by"),
+    [
+        ("day02_homework", "day02.predict", PREDICT_TRACKS_GRADIENTS, "without tracking gradients"),
+        ("day04_homework", "day04.preprocessor", PREP_NO_CHECK, "must raise a RuntimeError"),
+        ("day04_homework", "day04.preprocessor", PREP_VAGUE, "say how to fix it"),
+    ],
+)
+def test_a_wrong_answer_is_rejected_and_the_right_one_passes(
+    homework, exercise_id, answer, rejected_by
+):
+    failed = [o for o in outcomes(homework, exercise_id, answer) if o.status != "passed"]
+    assert [o.reason for o in failed if rejected_by in (o.reason or "")], failed
+    right = PREDICT_RIGHT if exercise_id == "day02.predict" else PREP_RIGHT
+    assert all(o.status == "passed" for o in outcomes(homework, exercise_id, right))

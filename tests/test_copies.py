@@ -1,0 +1,115 @@
+import pandas as pd
+import pytest
+import torch
+
+from helpers import copies
+
+
+def test_pieces_per_run_fills_the_pool_up_to_a_cap():
+    assert copies.pieces_per_run(2**20) == copies.POOL_BYTES // 2**20
+    assert copies.pieces_per_run(1024) == copies.MAX_PIECES
+    assert copies.pieces_per_run(2 * copies.POOL_BYTES) == 1
+    with pytest.raises(ValueError, match="multiple of 4 bytes"):
+        copies.pieces_per_run(6)
+
+
+def test_rotating_goes_round_the_pool_without_repeating_within_a_run():
+    nxt = copies._rotating(3, 5)
+    assert nxt() == [0, 1, 2]
+    assert nxt() == [3, 4, 0]
+
+
+def test_cpu_variants_copy_into_the_existing_buffer_and_clone_allocates():
+    pools = copies.CopyPools(torch.device("cpu"), 2**20)
+    target = pools.target
+    variants = pools.variants(2**20)
+    assert list(variants) == ["CPU memory, copy_ into a buffer", "CPU memory, clone() allocates"]
+    variants["CPU memory, copy_ into a buffer"]()
+    assert pools.target is target  # written in place
+    assert torch.equal(target, torch.ones_like(target))  # every piece copied once in one run
+
+
+@pytest.mark.parametrize(
+    ("kind", "names"),
+    [
+        ("cuda", ["pageable -> GPU, copy_", "pinned -> GPU, copy_",
+                  "pinned -> GPU, copy_ non_blocking", "pageable -> GPU, .to() allocates"]),
+        ("mps", ["host -> MPS, copy_", "host -> MPS, .to() allocates"]),
+    ],
+)  # fmt: skip
+def test_gpu_variants_are_named_for_their_device(kind, names):
+    pools = copies.CopyPools(torch.device("meta"), 4096)  # tensors need no GPU; only names read
+    pools.device = torch.device(kind)
+    assert list(pools.variants(4096)) == names
+
+
+def test_measure_copies_reports_time_per_copy():
+    table = copies.measure_copies(torch.device("cpu"), [1024, 2**20], repeats=2, warmup=1)
+    assert len(table) == 4
+    assert set(table["pieces"]) == {copies.MAX_PIECES, copies.POOL_BYTES // 2**20}
+    assert (table["median_s"] > 0).all()
+    assert (table["q1_s"] <= table["q3_s"]).all()
+    ratio = table["bytes"] / table["median_s"] / 1e9
+    assert ratio.tolist() == pytest.approx(table["GB/s"].tolist())
+
+
+def frame(variant, rows):
+    data = pd.DataFrame(rows, columns=["bytes", "median_s"]).assign(variant=variant)
+    data["GB/s"] = data["bytes"] / data["median_s"] / 1e9
+    return data
+
+
+# CPU copy_ on this machine kind: ~5 µs at 1 KiB, peak near 1 MiB, ~3 GB/s at 64 MiB
+FALLS = [(1024, 5e-6), (2**20, 2.9e-4), (2**26, 0.030)]
+STAYS = [(1024, 5e-6), (2**20, 2.9e-4), (2**26, 0.0195)]
+PEAK_AT_LARGEST = [(1024, 5e-6), (2**20, 3.5e-4), (2**26, 0.0173)]
+
+
+def test_findings_when_throughput_falls_above_the_peak():
+    first, pieces, above = copies.variant_findings(frame("v", FALLS))
+    assert "5.0 µs (the 1,024-byte one)" in first
+    assert "peaks at 3.6 GB/s (at 1,048,576 bytes)" in first
+    assert "65,536 copies of 1,024" in pieces and "the best size here, 18.6 ms" in pieces
+    assert above.startswith("Above 1,048,576 bytes throughput falls to 2.2 GB/s")
+
+
+def test_findings_when_throughput_stays_near_the_peak():
+    *_, above = copies.variant_findings(frame("v", STAYS))
+    assert "stays within 20 % of the peak" in above
+
+
+def test_findings_when_the_largest_copy_is_the_fastest():
+    found = copies.variant_findings(frame("v", PEAK_AT_LARGEST))
+    assert len(found) == 2
+    assert found[1].endswith("(17.3 ms), the best size here.")
+    assert "**18.9×**" in found[1]
+
+
+def test_allocation_finding_on_each_device():
+    table = pd.concat(
+        [
+            frame("CPU memory, copy_ into a buffer", STAYS),
+            frame("CPU memory, clone() allocates", [(1024, 9e-6), (2**26, 0.129)]),
+        ]
+    )
+    cpu = copies.allocation_finding(table, "cpu")
+    assert "**129.00 ms**" in cpu and "**19.50 ms** (6.6×)" in cpu and "page fault" in cpu
+    gpu = table.replace(
+        {"variant": {"CPU memory, clone() allocates": "host -> MPS, .to() allocates"}}
+    )
+    assert "caching allocator" in copies.allocation_finding(gpu, "mps")
+    assert copies.allocation_finding(frame("CPU memory, copy_ into a buffer", STAYS), "cpu") is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "system", "says"),
+    [
+        ("cpu", "Linux", "glibc"),
+        ("cpu", "Darwin", "the C library hands large blocks straight to the operating system"),
+        ("cuda", "Linux", "caching allocator"),
+    ],
+)
+def test_allocation_note_names_what_this_device_and_system_do(kind, system, says):
+    note = copies.allocation_note(kind, system)
+    assert says in note
+    assert ("glibc" in note) == (kind == "cpu" and system == "Linux")
