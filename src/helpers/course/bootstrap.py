@@ -27,6 +27,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -198,31 +199,20 @@ def _run(command: list[str], cwd: Path | None = None) -> int:
     return subprocess.run(command, cwd=cwd).returncode
 
 
-def bootstrap(python: str = sys.executable, root: Path | None = None) -> int:
-    """Install the course into this environment next to its PyTorch; 0 when ready."""
-    root = root or paths.ROOT
-    place = detect()
-    _say(f"Course set-up on {place.name}" + (f" (GPU: {place.gpu})" if place.gpu else ""))
-    if place.advice:
-        _say(f"NOTE: {place.advice}")
-    torch = installed_torch()
-    if torch is None:
-        _say(
-            f"ERROR: this Python ({python}) has no PyTorch. Cloud notebooks come with one; on "
-            "your own machine use `make lab` (it sets up its own environment), or install the "
-            "PyTorch for your GPU first (https://pytorch.org/get-started/locally/)."
-        )
-        return 1
-    _say(f"PyTorch {torch.version} stays as it is ({Path(torch.path).parent})")
-    check = check_index(python)
+def _index_answers(check: IndexCheck, python: str) -> bool:
+    """Say what the index check found; False when pip cannot install from it."""
     if not check.ok:
         index = index_url(python)
         _say(f"ERROR: the package index ({index}) did not answer (pip: {check.detail}).")
         _say(mirror_advice(index))
-        return 1
-    if check.seconds > SLOW_INDEX_S:
+    elif check.seconds > SLOW_INDEX_S:
         _say(f"NOTE: the package index took {check.seconds:.0f} s to answer.")
         _say(mirror_advice(index_url(python)))
+    return check.ok
+
+
+def _install(python: str, root: Path, torch: Torch) -> bool:
+    """pip installs the course; False (and why) when it failed or PyTorch changed."""
     constraints = paths.BUILD / "bootstrap" / "constraints.txt"
     constraints.parent.mkdir(parents=True, exist_ok=True)
     constraints.write_text(f"torch=={torch.version}\n", encoding="utf-8")
@@ -231,17 +221,39 @@ def bootstrap(python: str = sys.executable, root: Path | None = None) -> int:
     if _run(install_command(python, root, constraints, isolated=not builds_here())):
         _say("ERROR: pip could not install the course (its messages are above).")
         _say(mirror_advice(index_url(python)))
-        return 1
+        return False
     after = installed_torch()
     if after != torch:
         now = f"{after.version} at {after.path}" if after else "nothing"
         _say(f"ERROR: the install changed PyTorch: {torch.version} at {torch.path} is now {now}.")
-        return 1
+        return False
     before.pop("helpers", None)  # the course itself (a copy from an earlier run)
-    changed = changed_versions(before, installed_versions())
-    if changed:
+    if changed := changed_versions(before, installed_versions()):
         _say(f"Changed: {', '.join(changed)}.")
         _say("Restart the kernel (Colab: Runtime > Restart session) and run the lesson again.")
+    return True
+
+
+def bootstrap(python: str = sys.executable, root: Path | None = None) -> int:
+    """Install the course into this environment next to its PyTorch; 0 when ready."""
+    root = root or paths.ROOT
+    with ThreadPoolExecutor(1) as pool:
+        index = pool.submit(check_index, python)  # asked while PyTorch loads
+        place = detect()
+        _say(f"Course set-up on {place.name}" + (f" (GPU: {place.gpu})" if place.gpu else ""))
+        if place.advice:
+            _say(f"NOTE: {place.advice}")
+        torch = installed_torch()
+        if torch is None:
+            _say(
+                f"ERROR: this Python ({python}) has no PyTorch. Cloud notebooks come with one; "
+                "on your own machine use `make lab` (it sets up its own environment), or install "
+                "the PyTorch for your GPU first (https://pytorch.org/get-started/locally/)."
+            )
+            return 1
+        _say(f"PyTorch {torch.version} stays as it is ({Path(torch.path).parent})")
+        if not _index_answers(index.result(), python) or not _install(python, root, torch):
+            return 1
     _say(f"The course is in {root}; its lessons are in {root / 'notebooks'}.")
     return _run([python, "-m", "helpers", "doctor"], cwd=root)
 
