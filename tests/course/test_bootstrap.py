@@ -220,6 +220,17 @@ def test_the_first_cell_is_a_short_cell_that_names_the_repository():
     assert 'def start_course(url=""):' in bootstrap.first_cell("")
 
 
+@pytest.mark.parametrize("check", [["check"], ["format", "--check"]])
+def test_the_first_cell_passes_ruff_as_it_is_written(check):
+    """Generated as `ruff check` and `ruff format` want it, so formatting a lesson keeps it
+    current for `python -m helpers outline --check`."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", *check, "--stdin-filename", "first_cell.py", "-"],
+        input=bootstrap.first_cell(FAKE) + "\n", cwd=paths.ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_the_readme_shows_the_cell_the_lessons_start_with():
     repository, _ = bootstrap.settings()
     assert readme_cell() == bootstrap.first_cell(repository)
