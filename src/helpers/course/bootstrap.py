@@ -33,8 +33,6 @@ from pathlib import Path
 
 from helpers import paths
 
-URL_VARIABLE = "COURSE_REPO_URL"
-"""Overrides the repository the first cell clones (a fork, a mirror, a local copy in tests)."""
 DEFAULT_INDEX = "https://pypi.org/simple"
 MIRROR = "https://pypi.tuna.tsinghua.edu.cn/simple"
 """A well-known PyPI mirror in mainland China (Tsinghua University), named in the advice."""
