@@ -205,6 +205,12 @@ def edition(args: argparse.Namespace) -> int:
     return 1 if args.check and changed else 0
 
 
+def bootstrap(args: argparse.Namespace) -> int:
+    from helpers.course.bootstrap import bootstrap
+
+    return bootstrap()
+
+
 def parser() -> argparse.ArgumentParser:
     description = "The course's command line. Run a command with --help for its options."
     main = argparse.ArgumentParser(prog="python -m helpers", description=description)
@@ -254,6 +260,8 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--student", required=True, help="your name or id: letters, digits, _ . -")
     sub.add_argument("--out", type=Path, default=Path("submissions"), help="where to write it")
     sub.add_argument("--force", action="store_true", help="replace an earlier copy there")
+
+    command(bootstrap, "install the course next to a cloud notebook's PyTorch (README: first cell)")
 
     sub = command(outline, "update lessons' navigation, slides, run times and the course map")
     sub.add_argument("--timings", type=Path, help="take run times from build/course/timings.json")
