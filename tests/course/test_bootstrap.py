@@ -38,7 +38,13 @@ def run_cell(python, cwd, **env):
     environ.update(env)
     cell = bootstrap.first_cell(environ.pop("REPOSITORY", ""))
     return subprocess.run(
-        [python, "-c", cell], cwd=cwd, env=environ, capture_output=True, text=True, timeout=300
+        [python, "-c", cell],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        encoding="utf-8",
     )
 
 
@@ -227,6 +233,7 @@ def test_the_first_cell_passes_ruff_as_it_is_written(check):
     done = subprocess.run(
         [sys.executable, "-m", "ruff", *check, "--stdin-filename", "first_cell.py", "-"],
         input=bootstrap.first_cell(FAKE) + "\n", cwd=paths.ROOT, capture_output=True, text=True,
+        encoding="utf-8",
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -245,7 +252,8 @@ def test_where_the_course_is_installed_the_cell_does_nothing(tmp_path):
 def without_course():
     """A Python that cannot import helpers (the interpreter this .venv was made from)."""
     probe = [BASE_PYTHON, "-c", "import importlib.util as u; print(u.find_spec('helpers'))"]
-    if subprocess.run(probe, capture_output=True, text=True).stdout.strip() != "None":
+    found = subprocess.run(probe, capture_output=True, text=True, encoding="utf-8").stdout
+    if found.strip() != "None":
         pytest.skip(f"{BASE_PYTHON} can import helpers")
     return BASE_PYTHON
 
@@ -351,7 +359,7 @@ def course_repository(folder: Path) -> str:
     if git.is_checkout():
         listed = subprocess.run(
             ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-            cwd=paths.ROOT, capture_output=True, text=True, check=True,
+            cwd=paths.ROOT, capture_output=True, text=True, check=True, encoding="utf-8",
         ).stdout.splitlines()  # fmt: skip
     else:
         listed = [str(p.relative_to(paths.ROOT)) for p in paths.ROOT.rglob("*") if p.is_file()]
@@ -374,7 +382,7 @@ def cloud_python(venv: Path) -> Path:
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     site = subprocess.run(
         [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True,
+        capture_output=True, text=True, check=True, encoding="utf-8",
     ).stdout.strip()  # fmt: skip
     Path(site, "preinstalled.pth").write_text(
         sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8"
@@ -391,7 +399,9 @@ print(json.dumps({"torch": [m.version("torch"), torch, os.stat(torch).st_mtime_n
 
 
 def state(python: Path, cwd: Path) -> dict:
-    done = subprocess.run([python, "-c", STATE], cwd=cwd, capture_output=True, text=True)
+    done = subprocess.run(
+        [python, "-c", STATE], cwd=cwd, capture_output=True, text=True, encoding="utf-8"
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -410,7 +420,7 @@ def test_the_readme_cell_starts_the_course_next_to_the_pytorch_there(tmp_path):
     environ.update(COURSE_REPO_URL=url, KAGGLE_KERNEL_RUN_TYPE="Interactive")
     done = subprocess.run(
         [python, "-c", cell], cwd=notebook_folder, env=environ,
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=300, encoding="utf-8",
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
@@ -419,8 +429,9 @@ def test_the_readme_cell_starts_the_course_next_to_the_pytorch_there(tmp_path):
     course = notebook_folder / "course-repo"  # the lessons and the data came with the course
     assert (course / "notebooks" / "day00_setup.ipynb").is_file()
     assert paths.HEART_CSV.name in os.listdir(course / "data")
-    origin = subprocess.run(["git", "remote", "get-url", "origin"], cwd=course,
-                            capture_output=True, text=True).stdout.strip()  # fmt: skip
+    remote = ["git", "remote", "get-url", "origin"]
+    origin = subprocess.run(remote, cwd=course, capture_output=True, text=True, encoding="utf-8")
+    origin = origin.stdout.strip()
     assert origin == url
     after = state(python, tmp_path)
     assert after["torch"] == before["torch"]  # same version, same file, not rewritten
@@ -429,5 +440,5 @@ def test_the_readme_cell_starts_the_course_next_to_the_pytorch_there(tmp_path):
     assert installed == {"dir_info": {"editable": True}, "url": course.as_uri()}
 
     again = subprocess.run([python, "-c", cell], cwd=notebook_folder, env=environ,
-                           capture_output=True, text=True)  # fmt: skip
+                           capture_output=True, text=True, encoding="utf-8")  # fmt: skip
     assert (again.returncode, again.stdout) == (0, "")  # now installed: the cell does nothing

@@ -139,7 +139,11 @@ def index_url(python: str = sys.executable, environ=None) -> str:
     if environ.get("PIP_INDEX_URL", "").strip():
         return environ["PIP_INDEX_URL"].strip()
     listed = subprocess.run(
-        [python, "-m", "pip", "config", "list"], capture_output=True, text=True, env=environ
+        [python, "-m", "pip", "config", "list"],
+        capture_output=True,
+        text=True,
+        env=environ,
+        encoding="utf-8",
     ).stdout
     found = re.findall(r"^\S*\.index-url='([^']*)'$", listed, flags=re.M)
     return found[-1] if found else DEFAULT_INDEX
@@ -158,7 +162,9 @@ def check_index(python: str = sys.executable, timeout: int = INDEX_TIMEOUT_S) ->
     command += ["--timeout", str(timeout), "--disable-pip-version-check"]
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout + 30)
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout + 30, encoding="utf-8"
+        )
     except subprocess.TimeoutExpired:
         return IndexCheck(False, time.perf_counter() - start, "no answer")
     seconds = time.perf_counter() - start
@@ -272,7 +278,7 @@ def start_course(url=__URL__):
     from subprocess import PIPE, STDOUT, Popen
 
     def run(command, failed, cwd=None):
-        out = Popen(command, cwd=cwd, stdout=PIPE, stderr=STDOUT, text=True)
+        out = Popen(command, cwd=cwd, stdout=PIPE, stderr=STDOUT, text=True, encoding="utf-8")
         for line in out.stdout:
             print(line, end="")
         if out.wait():
