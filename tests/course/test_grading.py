@@ -11,6 +11,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 import time
 
 import nbformat
@@ -288,7 +289,7 @@ def graded(tmp_path_factory):
         "out": out,
         "grades": {(r["student"], r["exercise"]): (r["points"], r["status"]) for r in rows},
         "reasons": {(r["student"], r["exercise"]): r["reason"] for r in rows},
-        "submissions_unchanged": submissions == {p: p.read_bytes() for p in submissions},
+        "submissions_changed": [str(p) for p in submissions if p.read_bytes() != submissions[p]],
         "course_unchanged": course == _snapshot(),
         "left_behind": _left_behind(),
         "seconds": seconds,
@@ -298,7 +299,7 @@ def graded(tmp_path_factory):
 
 
 def test_nothing_outside_the_sandbox_was_written_and_nothing_is_left_running(graded):
-    assert graded["submissions_unchanged"]
+    assert graded["submissions_changed"] == []
     assert graded["course_unchanged"]
     assert not CANARY.exists()
     assert not (pathlib.Path.home() / HOME_CANARY).exists()
@@ -614,3 +615,16 @@ def test_the_sandbox_mounts_its_own_tmp_before_the_course_s_folders(monkeypatch,
     args = sandbox.command()
     course_bind = args.index(str(tmp_path / "course" / "src"))
     assert args.index("/tmp") < course_bind and args[args.index("/tmp") - 1] == "--tmpfs"
+
+
+def test_the_sandbox_binds_neither_the_temporary_folder_nor_the_working_folder(monkeypatch):
+    """The judges' private folders (job files with hidden tests) lie in the temporary folder, and
+    submissions may lie in the folder the grader was started in: neither is bound, even when it
+    is on ``sys.path`` (a script run from there, ``python -m`` started there)."""
+    import tempfile
+
+    monkeypatch.setattr(sys, "path", [tempfile.gettempdir(), os.getcwd(), *sys.path])
+    binds = sandbox.command()
+    bound = {binds[i + 1] for i, arg in enumerate(binds) if arg == "--ro-bind"}
+    assert str(pathlib.Path(tempfile.gettempdir()).resolve()) not in bound
+    assert str(pathlib.Path.cwd().resolve()) not in bound

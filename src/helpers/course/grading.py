@@ -339,6 +339,7 @@ def grade_submission(
         "answers": {e: notebook.cells[i].source for e, i in exercises.items()},
         "limits": vars(limits),
         "sandbox": sandboxed,
+        "python": sandbox.python(),
     }
     try:
         outcomes = _judged(job, limits, cache)

@@ -65,7 +65,10 @@ def start_runner(job: dict) -> Runner:
     """A fresh runner for ``job``, in its own bounds (see :mod:`helpers.course.bounds`)."""
     memory_mb = job["limits"]["memory_mb"]
     bound = bounds.make(memory_mb) if job["sandbox"] else None
-    return Runner(sandboxed=job["sandbox"], memory_mb=memory_mb, bound=bound)
+    interpreter = job.get("python")  # the grader's choice (see sandbox.python)
+    return Runner(
+        sandboxed=job["sandbox"], memory_mb=memory_mb, bound=bound, interpreter=interpreter
+    )
 
 
 def died(exercise: str, error: SandboxDied, checks=(), reason: str = "") -> Outcome:

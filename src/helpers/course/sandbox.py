@@ -36,6 +36,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -89,10 +90,13 @@ def available() -> tuple[bool, str]:
 
 
 def _python_folders() -> list[Path]:
-    """Folders the Python environment needs, none of which holds the masters or the repo's .git."""
+    """Folders the Python environment needs, none of which holds the masters, the repo's .git, the
+    system's temporary folder (the judges' private folders), the home folder or the folder the
+    grader was started in (where submissions and grades may lie)."""
     wanted = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
     wanted |= {Path(p) for p in sys.path if p and Path(p).is_dir()}
     secret = [paths.MASTERS.resolve(), paths.GIT.resolve()]
+    secret += [Path(tempfile.gettempdir()).resolve(), Path.home().resolve(), Path.cwd().resolve()]
     keep = []
     for folder in sorted(f.resolve() for f in wanted):
         if any(s == folder or s.is_relative_to(folder) for s in secret):
@@ -208,8 +212,10 @@ def checked(reply) -> dict:
 class Runner:
     """One runner process, in the sandbox or (``sandboxed=False``) as a plain child process."""
 
-    def __init__(self, *, sandboxed: bool, memory_mb: int, bound=None) -> None:
-        program = [python(), "-m", "helpers.course.sandbox"]
+    def __init__(
+        self, *, sandboxed: bool, memory_mb: int, bound=None, interpreter: str | None = None
+    ) -> None:
+        program = [interpreter or python(), "-m", "helpers.course.sandbox"]
         env = None
         self.bound = bound
         if sandboxed:
