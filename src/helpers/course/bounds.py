@@ -11,9 +11,10 @@ and ``memory`` controllers, or cgroup v2 with both delegated):
   the sandbox's processes together (its memory file systems included); above it the kernel ends
   one of them, and the grader reports the exercise as ``memory``.
 
-Where no control group can be made (an ordinary user without delegation, another system),
-:func:`make` returns ``None`` and :func:`describe` says that only the per-process limits hold;
-``report.txt`` says which bounds were in force.
+Where no control group can be made (an ordinary user without delegation, another system), a
+:class:`Watchdog` in the grader counts the sandbox's processes and their resident memory every
+:data:`WATCH_SECONDS` and kills the whole sandbox when either is over its bound: coarser (a fast
+fork loop gets further before it is seen) but the same bounds. ``report.txt`` says which holds.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -28,6 +30,8 @@ from pathlib import Path
 PROCESSES = 256
 """Most processes (threads included) one sandbox may run at once."""
 PREFIX = "course-grading-"
+WATCH_SECONDS = 0.1
+"""How often the watchdog looks, where there are no control groups."""
 
 
 def _mounts() -> dict[str, Path]:
@@ -71,6 +75,9 @@ class Bound:
     def __init__(self, folders: dict[str, Path]) -> None:
         self.folders = folders  # controller ("pids", "memory" or "v2") -> its folder
         self.state: dict[str, int] = {}
+
+    def start(self, pid: int) -> None:
+        """Nothing to do once the runner runs: the kernel enforces the groups' limits."""
 
     def enter(self) -> None:
         """Move the calling process (the runner, before bwrap starts) into the groups."""
@@ -167,20 +174,81 @@ def _v2(memory_bytes: int) -> dict[str, Path] | None:
     return {"v2": folder}
 
 
-def make(memory_mb: int) -> Bound | None:
-    """A fresh pair of bounds for one runner, or ``None`` where none can be made here."""
+def _table() -> dict[int, tuple[int, int, int]]:
+    """Every process here: pid -> (parent pid, threads, resident bytes)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    found = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as file:
+                fields = file.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        found[int(entry.name)] = (int(fields[1]), int(fields[17]), int(fields[21]) * page)
+    return found
+
+
+class Watchdog:
+    """Bounds kept by looking: the runner's descendants counted (threads included) and their
+    resident memory summed every :data:`WATCH_SECONDS`; over a bound, the sandbox is killed."""
+
+    def __init__(self, memory_bytes: int) -> None:
+        self.memory_bytes = memory_bytes
+        self.folders: dict = {}
+        self.why: tuple[str, str] | None = None
+        self.done = threading.Event()
+
+    def enter(self) -> None:
+        """Nothing to do in the runner: the watchdog looks from outside."""
+
+    def start(self, pid: int) -> None:
+        threading.Thread(target=self._watch, args=(pid,), daemon=True).start()
+
+    def _watch(self, root: int) -> None:
+        while not self.done.wait(WATCH_SECONDS):
+            table = _table()
+            children: dict[int, list[int]] = {}
+            for pid, (parent, _, _) in table.items():
+                children.setdefault(parent, []).append(pid)
+            todo, count, memory = [root], 0, 0
+            while todo:
+                pid = todo.pop()
+                if pid in table:
+                    count += table[pid][1]
+                    memory += table[pid][2]
+                todo += children.get(pid, [])
+            if count > PROCESSES:
+                self.why = "crashed", f"the answer ran more than {PROCESSES} processes at once"
+            elif memory > self.memory_bytes:
+                self.why = "memory", "the sandbox's processes together ran out of memory (killed)"
+            if self.why:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(root, signal.SIGKILL)  # bwrap dies, and its PID namespace with it
+                return
+
+    def exceeded(self) -> tuple[str, str] | None:
+        return self.why
+
+    def close(self) -> None:
+        self.done.set()
+
+
+def make(memory_mb: int) -> Bound | Watchdog:
+    """Fresh bounds for one runner: control groups where they can be made, else a watchdog."""
     memory_bytes = memory_mb * 2**20
     folders = _v1(memory_bytes) or _v2(memory_bytes)
-    return Bound(folders) if folders else None
+    return Bound(folders) if folders else Watchdog(memory_bytes)
 
 
 def describe(memory_mb: int) -> str:
     """Which bounds hold for a whole sandbox here, in words (for ``report.txt``)."""
     bound = make(memory_mb)
-    if bound is None:
+    if isinstance(bound, Watchdog):
         return (
-            "none beyond each process's own limits (no control group could be made here: "
-            "a fork loop or many processes under the memory limit are not bounded)"
+            f"a watchdog (no control group could be made here): at most {PROCESSES} processes "
+            f"and {memory_mb} MB resident in all per sandbox, checked every {WATCH_SECONDS:g} s"
         )
     kind = "cgroup v2" if "v2" in bound.folders else "cgroup v1"
     bound.close()

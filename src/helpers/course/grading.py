@@ -75,8 +75,6 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
-import os
-import re
 import shlex
 import tempfile
 import time
@@ -89,15 +87,17 @@ from tqdm.auto import tqdm
 
 from helpers import paths
 from helpers.course import bounds, report, sandbox
+from helpers.course.collect import (  # noqa: F401 - part of this module's interface
+    FILE_RE,
+    STUDENT_RE,
+    Submission,
+    find_submissions,
+    read_safely,
+)
 from helpers.course.markers import MANUAL_PLACEHOLDER, Homework, answer_cells, parse, rubric
 from helpers.course.outcome import Outcome
 from helpers.course.report import NO_SANDBOX, shown
 
-FILE_RE = re.compile(
-    r"^(?P<student>[A-Za-z0-9][A-Za-z0-9_.-]*?)_(?P<homework>day\d\d_homework)\.ipynb$"
-)
-FOLDER_FILE_RE = re.compile(r"^(?P<homework>day\d\d_homework)\.ipynb$")
-STUDENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 GRADE_COLUMNS = ["student", "homework", "exercise", "points", "max_points", "status", "reason"]
 MANUAL_COLUMNS = [
     "student",
@@ -127,13 +127,6 @@ class Limits:
 
 
 @dataclass
-class Submission:
-    student: str
-    homework: str  # e.g. "day00_homework"
-    path: Path
-
-
-@dataclass
 class Result:
     """What grading one submission produced."""
 
@@ -159,56 +152,8 @@ class Control:
         )
 
 
-def find_submissions(folder: Path) -> tuple[list[Submission], list[str]]:
-    """The submissions in ``folder`` (files or per-student folders), and what else is there."""
-    if not folder.is_dir():
-        raise FileNotFoundError(f"No submissions folder at {folder}.")
-    found, other = [], []
-    link = "a symbolic link: links are not followed (hand in the file itself)"
-    for path in sorted(folder.iterdir()):
-        if path.name.startswith("."):
-            continue
-        if path.is_symlink():
-            other.append(f"{shown(path.name)}: {link}")
-        elif path.is_file() and (match := FILE_RE.fullmatch(path.name)):
-            found.append(Submission(match["student"], match["homework"], path))
-        elif path.is_dir() and STUDENT_RE.fullmatch(path.name):
-            for inner in sorted(path.iterdir()):
-                name = shown(f"{path.name}/{inner.name}")
-                if inner.is_symlink():
-                    other.append(f"{name}: {link}")
-                elif inner.is_file() and (match := FOLDER_FILE_RE.fullmatch(inner.name)):
-                    found.append(Submission(path.name, match["homework"], inner))
-                elif not inner.name.startswith("."):
-                    other.append(f"{name}: not named dayNN_homework.ipynb")
-        else:
-            other.append(
-                f"{shown(path.name)}: not a submission (expected <student>_dayNN_homework.ipynb "
-                "or a folder <student>/ holding dayNN_homework.ipynb)"
-            )
-    by_key: dict[tuple[str, str], list[Submission]] = {}
-    for submission in found:
-        by_key.setdefault((submission.student, submission.homework), []).append(submission)
-    for (student, homework), same in by_key.items():
-        if len(same) > 1:
-            where = " and ".join(str(s.path.relative_to(folder)) for s in same)
-            other.append(
-                f"{student}: {len(same)} submissions of {homework} ({where}); none was graded: "
-                "keep one and grade again"
-            )
-    found = [s for s in found if len(by_key[(s.student, s.homework)]) == 1]
-    return found, other
-
-
-def _read(path: Path) -> bytes:
-    """The file's bytes, never through a symbolic link (``OSError`` for a link)."""
-    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    with os.fdopen(handle, "rb") as file:
-        return file.read()
-
-
 def _digest(path: Path) -> str:
-    return hashlib.sha256(_read(path)).hexdigest()
+    return hashlib.sha256(read_safely(path)).hexdigest()
 
 
 def _unreadable(err: Exception) -> str:
@@ -315,7 +260,7 @@ def grade_submission(
         return result
 
     try:
-        raw = _read(submission.path)
+        raw = read_safely(submission.path)
         before = hashlib.sha256(raw).hexdigest()
     except OSError as err:
         return nothing("not graded", f"the file cannot be read ({err.strerror})")

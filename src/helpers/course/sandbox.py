@@ -247,6 +247,8 @@ class Runner:
             env=env,
             preexec_fn=limits,
         )
+        if bound is not None:
+            bound.start(self.process.pid)
         self.replies: queue.Queue = queue.Queue()
         self.errors = bytearray()
         threading.Thread(target=self._read, daemon=True).start()
