@@ -42,6 +42,7 @@ def _grades(out: Path) -> dict:
 def test_a_broken_sandbox_stops_before_the_class_and_says_why(tmp_path, monkeypatch, capsys):
     require_sandbox()
     folder = _class(tmp_path / "in")
+    nbformat.write(answered("day00"), folder / "control_day00_homework.ipynb")
     monkeypatch.setattr(sandbox, "python", lambda: "/nowhere/bin/python")
     out = tmp_path / "out"
     assert main(["grade", str(folder), "--out", str(out), "--cell-timeout", "20"]) == 1
@@ -51,6 +52,7 @@ def test_a_broken_sandbox_stops_before_the_class_and_says_why(tmp_path, monkeypa
     assert "sandbox command: " in printed and "--unshare-user" in printed
     assert "likely fix: the runner could not start inside the sandbox" in printed
     assert "0 submission(s) graded." in printed
+    assert "control_day00_homework.ipynb: the student name 'control' is the grader's own" in printed
     grades = _grades(out)
     assert grades[("alice", "day00.device")] == ("0", "not graded")
     assert not (out / "feedback" / "alice_day00_homework.md").exists()

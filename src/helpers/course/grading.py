@@ -399,6 +399,12 @@ def grade(
         for s in found
         if s.homework not in masters
     ]
+    other += [
+        f"{s.path.relative_to(submissions)}: the student name {CONTROL!r} is the grader's own "
+        "(the master's control run); rename the file"
+        for s in found
+        if s.student == CONTROL
+    ]
     found = [s for s in found if s.homework in masters and s.student != CONTROL]
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)

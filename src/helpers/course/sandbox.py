@@ -20,7 +20,8 @@ The grader (:mod:`helpers.course.judge`) drives the runner one command at a time
 and stdout: run a cell, run a statement, evaluate expressions and send back their values as plain
 data (:mod:`helpers.course.plain`). Time limits are the grader's: it stops waiting and kills the
 sandbox, whatever the answer code does. The runner's own stdout is the reply channel; everything
-answer code prints is discarded.
+answer code prints is discarded. Its error output reaches the grader, which keeps only the last
+:data:`LOG_BYTES` (what Python or bubblewrap said before the runner died).
 """
 
 from __future__ import annotations
