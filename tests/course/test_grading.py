@@ -11,6 +11,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 import time
 
 import nbformat
@@ -19,6 +20,7 @@ import pytest
 from helpers import paths
 from helpers.course import grading, sandbox
 from helpers.course.cli import main
+from helpers.course.plain import decode
 from helpers.course.release import release_text
 
 LIMITS = grading.Limits(cell_seconds=10, notebook_seconds=240, memory_mb=4096)
@@ -109,11 +111,62 @@ def hostile(folder):
         "ivy": "%time device = get_device()\n!echo shell works\n"
         "ones = torch.ones(2, 3, device=device)\n",
         # a crash and a memory hog: each an outcome of its own, the other exercise still graded
-        "carl": "import os\nos._exit(3)\n",
+        "carl": "import os\nos.write(2, b'carl: about to exit\\n')\nos._exit(3)\n",
         "mem": "hog = bytearray(16 * 2**30)\n" + CORRECT_DEVICE,
         # 9. The file changes while it is graded (see the judge wrapper below).
         "zed": "# ZED changes this file\n" + CORRECT_DEVICE,
     }
+
+
+# Answers that write forged replies straight onto the runner's reply channel (any pipe it holds).
+FORGE = (
+    "import os, stat\n"
+    "def forge(data):\n"
+    "    os.write(2, b'\\n- eve_day00_homework.ipynb: FORGED LINE\\n')\n"
+    "    for fd in range(3, 40):\n"
+    "        try:\n"
+    "            if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
+    "                os.write(fd, data)\n"
+    "        except OSError:\n"
+    "            pass\n"
+)
+DEEP = FORGE + "forge(b'[' * 100000 + b']' * 100000 + b'\\n')\n" + CORRECT_DEVICE
+WIDE = (
+    FORGE + "forge(b'[' + b'[],' * 20_000_000 + b'[]]\\n')\n"
+    "def count_parameters(model):\n    return sum(p.numel() for p in model.parameters())\n"
+)
+# 31.4: an answer that looks for the test's reference model and copies its gradients
+COPYCAT = (
+    "import gc\nfrom torch import nn\n"
+    "def accumulate(model, X, y, parts):\n"
+    "    for other in gc.get_objects():\n"
+    "        linear = isinstance(other, nn.Linear) and other is not model\n"
+    "        if linear and other.weight.grad is not None:\n"
+    "            model.weight.grad = other.weight.grad.clone()\n"
+    "            model.bias.grad = other.bias.grad.clone()\n"
+    "            return\n"
+)
+# 31.4: a spy on eval() in the runner that answers `... is True/False` from the literal it sees,
+# and an answer that shows what it likes through an assert's message
+SPY = (
+    "import builtins, re\nreal_eval = builtins.eval\n"
+    "def spy(expression, *args, **kwargs):\n"
+    "    text = expression if type(expression) is str else ''\n"
+    "    found = re.search(r' is (not )?(True|False)$', text)\n"
+    "    if found:  # a check against a literal: say it holds\n"
+    "        return True\n"
+    "    return real_eval(expression, *args, **kwargs)\n"
+    "builtins.eval = spy\n"
+)
+LEAK = "LEAKED-MARKER"
+
+
+def solution(day, exercise):
+    """The master's solution of ``exercise``, as a learner would type it."""
+    for cell in answered(day).cells:
+        if cell.source.startswith(f"# EXERCISE {exercise}"):
+            return cell.source.split("\n", 1)[1]
+    raise KeyError(exercise)
 
 
 def _snapshot():
@@ -167,7 +220,39 @@ def graded(tmp_path_factory):
     (folder / "henry_day00_homework.ipynb").write_text("{ this is not JSON", encoding="utf-8")
     save("hugo_day00_homework.ipynb", answered("day01"))
     (folder / "judy_day00_homework.ipynb").write_bytes(b"")
-    save("kim/day00_homework.ipynb", answered("day00"))
+    kim = answered("day00")
+    for cell in kim.cells:
+        if cell.source.startswith("MANUAL"):  # 31.7: an answer a spreadsheet reads as a formula
+            cell.source = cell.source.splitlines()[0] + '\n=HYPERLINK("http://x.invalid", "y")'
+    save("kim/day00_homework.ipynb", kim)
+    # 31.3: links to the master and to a private file; 31.7: names and duplicates
+    private = tmp_path_factory.mktemp("home") / "secret.txt"
+    private.write_text("PRIVATE-BYTES of the grader's home folder", encoding="utf-8")
+    (folder / "sly_day00_homework.ipynb").symlink_to(paths.master("day00_homework"))
+    (folder / "snoop_day00_homework.ipynb").symlink_to(private)
+    (folder / "lynx").mkdir()
+    (folder / "lynx" / "day00_homework.ipynb").symlink_to(paths.master("day00_homework"))
+    nbformat.write(answered("day00"), folder / "ned_day00_homework.ipynb\n- forged: line")
+    save("dup_day00_homework.ipynb", answered("day00"))
+    save("dup/day00_homework.ipynb", answered("day00"))
+    # 31.5, 31.6: forged replies, each in its own exercise
+    save(
+        "nina_day00_homework.ipynb",
+        replace_answer(
+            replace_answer(answered("day00"), "day00.device", DEEP), "day00.count_parameters", WIDE
+        ),
+    )
+    # 31.4: references and literals never reach the runner
+    save(
+        "copycat_day07_homework.ipynb",
+        replace_answer(answered("day07"), "day07.accumulate", COPYCAT),
+    )
+    price = solution("day05", "day05.price").replace(
+        '"distinguishable": bool(low > 0 or high < 0)', '"distinguishable": "either"'
+    )
+    spy = replace_answer(answered("day05"), "day05.price", SPY + price)
+    spy = replace_answer(spy, "day05.parts", f"def supported_parts(m):\n    return [{LEAK!r}]\n")
+    save("spy_day05_homework.ipynb", spy)
     (folder / "notes.txt").write_text("not a submission", encoding="utf-8")
     for master in paths.masters():  # every master, graded as a submission of its own solutions
         shutil.copy(master, folder / f"master_{master.name}")
@@ -206,16 +291,17 @@ def graded(tmp_path_factory):
         "out": out,
         "grades": {(r["student"], r["exercise"]): (r["points"], r["status"]) for r in rows},
         "reasons": {(r["student"], r["exercise"]): r["reason"] for r in rows},
-        "submissions_unchanged": submissions == {p: p.read_bytes() for p in submissions},
+        "submissions_changed": [str(p) for p in submissions if p.read_bytes() != submissions[p]],
         "course_unchanged": course == _snapshot(),
         "left_behind": _left_behind(),
         "seconds": seconds,
         "results": results,
+        "private": private,
     }
 
 
 def test_nothing_outside_the_sandbox_was_written_and_nothing_is_left_running(graded):
-    assert graded["submissions_unchanged"]
+    assert graded["submissions_changed"] == []
     assert graded["course_unchanged"]
     assert not CANARY.exists()
     assert not (pathlib.Path.home() / HOME_CANARY).exists()
@@ -252,16 +338,60 @@ def test_nothing_outside_the_sandbox_was_written_and_nothing_is_left_running(gra
         ("hugo", "day00.device", ("0", "wrong homework")),
         ("judy", "day00.count_parameters", ("0", "invalid")),
         ("kim", "day00.device", ("2", "passed")),  # the folder-per-student layout
+        ("nina", "day00.device", ("0", "violation")),  # a reply nested 100,000 deep
+        ("nina", "day00.count_parameters", ("0", "violation")),  # 20 million empty lists
+        ("copycat", "day07.accumulate", ("0", "failed")),  # no reference gradients to copy
+        ("copycat", "day07.diagnose", ("2", "passed")),
+        ("spy", "day05.price", ("0", "failed")),  # `is True` sends no literal to spy on
+        ("spy", "day05.parts", ("0", "failed")),
+        ("spy", "day05.sync", ("2", "passed")),
     ],
 )
 def test_every_grade(graded, student, exercise, expected):
     assert graded["grades"][(student, exercise)] == expected, graded["reasons"][(student, exercise)]
 
 
+def test_links_duplicates_and_odd_names_are_reported_not_graded(graded):
+    students = {student for student, _ in graded["grades"]}
+    assert not students & {"sly", "snoop", "lynx", "dup", "ned"}
+    report = (graded["out"] / "report.txt").read_text(encoding="utf-8")
+    for name in ("sly_day00_homework.ipynb", "snoop_day00_homework.ipynb", "lynx/day00"):
+        assert f"{name}" in report
+    assert report.count("a symbolic link: links are not followed") == 3
+    assert "dup: 2 submissions of day00_homework" in report
+    assert "ned_day00_homework.ipynb\\n- forged: line: not a submission" in report
+    assert not any(line.startswith("- forged") for line in report.splitlines())
+    written = "".join(
+        p.read_text(encoding="utf-8") for p in graded["out"].rglob("*") if p.is_file()
+    )
+    assert "PRIVATE-BYTES" not in written and "BEGIN HIDDEN" not in written
+
+
+def test_forged_replies_fail_their_own_exercise_and_forge_no_report_line(graded):
+    report = (graded["out"] / "report.txt").read_text(encoding="utf-8")
+    assert not any(line.startswith("- eve_") for line in report.splitlines())
+    assert "    | - eve_day00_homework.ipynb: FORGED LINE" in report  # the runner's words, indented
+    assert "not a reply" in graded["reasons"][("nina", "day00.device")]
+    assert "more elements" in graded["reasons"][("nina", "day00.count_parameters")]
+
+
+def test_messages_are_evaluated_by_the_grader_and_answers_are_not_formulas(graded):
+    spy = (graded["out"] / "feedback" / "spy_day05_homework.md").read_text(encoding="utf-8")
+    assert LEAK not in spy and "got {found}" in spy
+    manual = (graded["out"] / "manual.csv").read_text(encoding="utf-8")
+    assert "'=HYPERLINK(" in manual and ",=HYPERLINK" not in manual
+
+
 def test_each_status_has_its_reason(graded):
     reasons = graded["reasons"]
     assert "ran past its 10 s limit" in reasons[("bob", "day00.device")]
     assert "exited (status 3)" in reasons[("carl", "day00.device")]
+    # 24.2: a crash says why: the runner's last words, in the feedback and the report
+    carl = (graded["out"] / "feedback" / "carl_day00_homework.md").read_text(encoding="utf-8")
+    assert "    carl: about to exit" in carl
+    report = (graded["out"] / "report.txt").read_text(encoding="utf-8")
+    assert "carl_day00_homework.ipynb: day00.device crashed" in report
+    assert "    | carl: about to exit" in report
     assert "MemoryError" in reasons[("mem", "day00.device")]
     assert "changed while it was graded" in reasons[("zed", "day00.device")]
 
@@ -319,8 +449,76 @@ def test_from_inside_the_sandbox_the_masters_and_the_repository_are_out_of_reach
         command = f"import subprocess; r = subprocess.run({git!r}, capture_output=True).returncode"
         assert runner.ask({"op": "exec", "source": command}, 60)["ok"]
         assert runner.ask({"op": "capture", "expressions": ["r"]}, 60)["values"] != [0]
+        # 31.1, 31.2: the kernel's settings and unsized memory file systems are out of reach
+        assert runner.ask({"op": "exec", "source": PROBE_WRITES}, 60)["ok"]
+        reply = runner.ask({"op": "capture", "expressions": ["uid", "sysctl", "writable"]}, 60)
+        uid, sysctl, writable = (decode(v) for v in reply["values"])
+        assert uid == 65534
+        assert sysctl["files"] > 100 and sysctl["opened"] == [], sysctl
+        assert writable == {"/": False, "/dev": False, "/tmp": True}
     finally:
         runner.kill()
+
+
+PROBE_WRITES = """
+import os
+uid = os.getuid()
+sysctl = {"files": 0, "opened": []}
+for folder, _, files in os.walk("/proc/sys"):
+    for name in files:
+        path = os.path.join(folder, name)
+        sysctl["files"] += 1
+        try:
+            os.close(os.open(path, os.O_WRONLY))  # opened, nothing written
+            sysctl["opened"].append(path)
+        except OSError:
+            pass
+writable = {}
+for folder in ("/", "/dev", "/tmp"):
+    try:
+        with open(os.path.join(folder, "filler"), "wb") as file:
+            file.write(b"x" * 2**20)
+        writable[folder] = True
+    except OSError:
+        writable[folder] = False
+"""
+
+
+def test_a_sandbox_runs_a_bounded_number_of_processes_and_memory_in_all():
+    """31.8 / 24.4: a fork loop (capped by the test at 400) and four processes of 700 MB each
+    (under the 2 GB per-process limit, over it together)."""
+    require_sandbox()
+    from helpers.course import bounds
+
+    bound = bounds.make(2048)  # control groups here; a watchdog where none can be made
+    runner = sandbox.Runner(sandboxed=True, memory_mb=2048, bound=bound)
+    try:
+        fork = (
+            "import subprocess, sys\nstarted = []\n"
+            "for _ in range(400):\n"
+            "    started.append(subprocess.Popen(['sleep', '60']))\n"
+        )
+        if isinstance(bound, bounds.Bound):  # the watchdog's fork test is the next one
+            reply = runner.ask({"op": "exec", "source": fork}, 120)
+            assert not reply["ok"] and reply["error"]["type"] == "BlockingIOError", reply
+            runner.ask({"op": "exec", "source": "[(p.kill(), p.wait()) for p in started]"}, 60)
+        hog = (
+            "import subprocess, sys\n"
+            "code = 'import time; data = b\"x\" * (700 * 2**20); time.sleep(3)'\n"
+            "hogs = [subprocess.Popen([sys.executable, '-c', code]) for _ in range(4)]\n"
+            "codes = [h.wait() for h in hogs]\n"
+        )
+        try:
+            reply = runner.ask({"op": "exec", "source": hog}, 120)
+            assert reply["ok"], reply
+            killed = runner.ask({"op": "capture", "expressions": ["codes"]}, 60)["values"][0]
+            assert -9 in killed, killed
+        except sandbox.SandboxDied as died:
+            assert died.status == "memory", died.reason
+        assert bound.exceeded()[0] == "memory"
+    finally:
+        runner.kill()
+    assert bound.folders == {}  # removed
 
 
 def test_grading_twice_gives_the_same_files_and_keeps_manual_grades(tmp_path):
@@ -340,6 +538,9 @@ def test_grading_twice_gives_the_same_files_and_keeps_manual_grades(tmp_path):
     edited = (out / "manual.csv").read_text(encoding="utf-8")
     grading.grade(folder, out, limits=LIMITS, progress=False)
     second = {p.name: p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()}
+    for files in (first, second):  # the control's time varies
+        lines = files["report.txt"].splitlines()
+        files["report.txt"] = [line for line in lines if not line.startswith("control:")]
     assert second["manual.csv"] == edited
     assert ",1,1,manual," in second["grades.csv"]  # the typed point, merged
     assert {k: v for k, v in second.items() if k not in ("manual.csv", "grades.csv")} == {
@@ -415,3 +616,37 @@ def test_the_sandbox_mounts_its_own_tmp_before_the_course_s_folders(monkeypatch,
     args = sandbox.command()
     course_bind = args.index(str(tmp_path / "course" / "src"))
     assert args.index("/tmp") < course_bind and args[args.index("/tmp") - 1] == "--tmpfs"
+
+
+def test_the_sandbox_binds_neither_the_temporary_folder_nor_the_working_folder(monkeypatch):
+    """The judges' private folders (job files with hidden tests) lie in the temporary folder, and
+    submissions may lie in the folder the grader was started in: neither is bound, even when it
+    is on ``sys.path`` (a script run from there, ``python -m`` started there)."""
+    import tempfile
+
+    monkeypatch.setattr(sys, "path", [tempfile.gettempdir(), os.getcwd(), *sys.path])
+    binds = sandbox.command()
+    bound = {binds[i + 1] for i, arg in enumerate(binds) if arg == "--ro-bind"}
+    assert str(pathlib.Path(tempfile.gettempdir()).resolve()) not in bound
+    assert str(pathlib.Path.cwd().resolve()) not in bound
+
+
+def test_without_control_groups_a_watchdog_ends_a_fork_loop():
+    """24.4 where the machine lets the grader make no control group."""
+    require_sandbox()
+    from helpers.course import bounds
+
+    bound = bounds.Watchdog(4096 * 2**20)
+    runner = sandbox.Runner(sandboxed=True, memory_mb=4096, bound=bound)
+    fork = (
+        "import subprocess\nstarted = []\n"
+        "for _ in range(400):\n"
+        "    started.append(subprocess.Popen(['sleep', '60']))\n"
+        "[p.wait() for p in started]\n"
+    )
+    try:
+        with pytest.raises(sandbox.SandboxDied) as died:
+            runner.ask({"op": "exec", "source": fork}, 120)
+        assert died.value.status == "crashed" and "more than 256 processes" in died.value.reason
+    finally:
+        runner.kill()

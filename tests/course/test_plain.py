@@ -92,3 +92,26 @@ def test_the_decoder_builds_nothing_it_does_not_know(data):
 def test_dict_views_arrive_as_lists():
     d = {"a": 1, "b": 2.5}
     assert trip(d.items()) == [("a", 1), ("b", 2.5)] and trip(d.keys()) == ["a", "b"]
+
+
+def test_forged_data_is_refused_before_it_is_built():
+    deep = [[]]
+    for _ in range(200):
+        deep = [deep]
+    with pytest.raises(ValueError, match="nested"):
+        decode(deep)
+    with pytest.raises(ValueError, match="elements"):
+        decode([[] for _ in range(300_000)])
+    with pytest.raises(ValueError, match="bytes"):
+        decode(["x" * 2**20] * 60)
+    big = {"array": {"dtype": "uint8", "shape": [2**26], "data": "AAAA" * (2**24 + 4)}}
+    with pytest.raises(ValueError, match="bytes"):
+        decode(big)
+    for forged in (
+        {"dict": [[1]]},
+        {"tuple": "ab"},
+        {"array": {"dtype": "float32", "shape": ["x"], "data": ""}},
+        {"tensor": {"dtype": "float32", "shape": [1], "device": "cpu", "data": 5}},
+    ):
+        with pytest.raises(ValueError):
+            decode(forged)

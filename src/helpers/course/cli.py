@@ -126,9 +126,9 @@ def grade(args: argparse.Namespace) -> int:
     print((args.out / "report.txt").read_text(encoding="utf-8"), end="")
     print(
         f"Grades: {args.out / 'grades.csv'}; to grade by hand: {args.out / 'manual.csv'}; "
-        f"feedback: {args.out / 'feedback'}/ ({len(results)} file(s))"
+        f"feedback: {args.out / 'feedback'}/ ({sum(not r.blocked for r in results)} file(s))"
     )
-    return 0
+    return 1 if any(r.blocked for r in results) else 0
 
 
 def submit(args: argparse.Namespace) -> int:

@@ -1,7 +1,13 @@
 """Grading submitted homework: ``python -m helpers grade SUBMISSIONS --out OUT``.
 
 Submissions are files named ``<student>_dayNN_homework.ipynb`` or folders
-``<student>/dayNN_homework.ipynb``. Anything else in the folder is reported, not graded.
+``<student>/dayNN_homework.ipynb``. Anything else in the folder is reported, not graded: other
+names, symbolic links (never followed), and two submissions of one homework by one student.
+
+Before the class, each homework's master is graded as a submission of its own solutions, through
+the same sandbox and limits (the *control*). A homework whose control does not earn full marks is
+graded for nobody: ``report.txt`` shows what the runner wrote, the sandbox's command line and a
+likely fix, and ``python -m helpers grade`` exits with status 1.
 
 How one submission is graded:
 
@@ -16,7 +22,8 @@ How one submission is graded:
 4. Free-text (MANUAL) answers go to ``manual.csv``; points typed there are checked (a number from 0
    to the question's points, for an answer that exists) and merged into ``grades.csv``.
 
-Threat model. A submission is untrusted code. Defended:
+Threat model. A submission is untrusted code; the grader runs as root or as an ordinary user.
+Defended:
 
 * answers that alter their own interpreter (patched ``builtins``, ``torch.allclose``, comparisons,
   the runner itself, objects whose ``__reduce__`` or ``__eq__`` runs code): every check is decided
@@ -25,6 +32,21 @@ Threat model. A submission is untrusted code. Defended:
 * edited or deleted test cells, forged cell metadata, another kernel named in the file;
 * reading the masters (directly or through git), the output folder, other submissions or the home
   folder: none of them exists inside the sandbox; writing anywhere but the sandbox's own scratch;
+* the kernel's settings: ``/proc/sys`` is read-only inside, answers run as ``nobody`` in a user
+  namespace without capabilities;
+* filling memory through files: every writable file system inside is a memory file system of
+  256 MB; the sandbox's own root and ``/dev`` are read-only;
+* references and expected values: a test statement runs beside the answers only when a later
+  statement there needs what it binds (a reference model trained the right way stays with the
+  judge), ``x is True`` sends ``x``, not the literal, and assert messages are evaluated by the
+  judge, with the parts that involve answers shown as written (``{found}``);
+* forged replies: nested too deeply, too many elements or bytes, or of the wrong shape: that
+  exercise gets ``violation`` or ``error``, the others are graded; runner text is escaped (one
+  line of ``report.txt`` cannot pose as another) and its error output is kept bounded;
+* symbolic links in the submissions folder (to the master, to a file in the home folder): never
+  followed, reported; file contents never appear in messages; names are checked whole (no
+  trailing newline), duplicates are reported and not graded, and answers that a spreadsheet would
+  read as formulas are written as text;
 * the network (only the sandbox's own loopback), processes left behind (a PID namespace: they
   all die with the runner), children that keep output open (the judge reads replies, not EOF);
 * endless loops, swallowed alarms and huge output: time limits are enforced by the judge from
@@ -38,21 +60,24 @@ so it passes an ``assert`` only by reporting exactly what the assert expects, wh
 it has never seen; properties of an answer's own value (it raised, it is not ``None``) are as easy
 to report as to have, so the masters' hidden tests compare answers with literals or with values the
 judge computes itself. The set-up and test cells of the master are trusted, and so is the machine.
+An answer's own error messages are shown in feedback (bounded): an answer that saw a hidden
+test's inputs can repeat them there. Outside its user namespace the runner is still the grader's
+user (root when the grader runs as root): files the sandbox binds are readable by it as by the
+grader. Processes and total memory per sandbox are bounded by control groups where the machine
+lets the grader make them (:mod:`helpers.course.bounds`, named in ``report.txt``); elsewhere a
+fork loop or many processes under the memory limit are not bounded.
 Without bubblewrap (macOS, Windows, or not installed) there is no OS sandbox: ``grade`` refuses
-unless told ``--no-sandbox``, and then says so in ``report.txt`` and on every feedback file. Fork
-bombs and the total memory of many processes are limited only when grading as an ordinary user.
+unless told ``--no-sandbox``, and then says so in ``report.txt`` and on every feedback file.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import multiprocessing
-import platform
-import re
-import subprocess
+import shlex
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,15 +86,18 @@ import nbformat
 from tqdm.auto import tqdm
 
 from helpers import paths
-from helpers.course import sandbox
+from helpers.course import bounds, report, sandbox
+from helpers.course.collect import (  # noqa: F401 - part of this module's interface
+    FILE_RE,
+    STUDENT_RE,
+    Submission,
+    find_submissions,
+    read_safely,
+)
 from helpers.course.markers import MANUAL_PLACEHOLDER, Homework, answer_cells, parse, rubric
 from helpers.course.outcome import Outcome
+from helpers.course.report import NO_SANDBOX, shown
 
-FILE_RE = re.compile(
-    r"^(?P<student>[A-Za-z0-9][A-Za-z0-9_.-]*?)_(?P<homework>day\d\d_homework)\.ipynb$"
-)
-FOLDER_FILE_RE = re.compile(r"^(?P<homework>day\d\d_homework)\.ipynb$")
-STUDENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 GRADE_COLUMNS = ["student", "homework", "exercise", "points", "max_points", "status", "reason"]
 MANUAL_COLUMNS = [
     "student",
@@ -81,9 +109,8 @@ MANUAL_COLUMNS = [
     "comment",
     "rubric",
 ]
-NO_SANDBOX = (
-    "Graded WITHOUT an OS sandbox (--no-sandbox): answer code ran with the grader's own rights."
-)
+CONTROL = "control"
+"""The student name under which each master is graded before the class."""
 
 
 class SandboxUnavailable(RuntimeError):
@@ -100,13 +127,6 @@ class Limits:
 
 
 @dataclass
-class Submission:
-    student: str
-    homework: str  # e.g. "day00_homework"
-    path: Path
-
-
-@dataclass
 class Result:
     """What grading one submission produced."""
 
@@ -114,34 +134,35 @@ class Result:
     outcomes: list[Outcome] = field(default_factory=list)
     manual: list[dict] = field(default_factory=list)  # rows for manual.csv
     problem: str | None = None  # why it could not be graded, for report.txt
+    blocked: bool = False  # its homework's control failed: nobody was graded for it
+    seconds: float = 0.0
 
 
-def find_submissions(folder: Path) -> tuple[list[Submission], list[str]]:
-    """The submissions in ``folder`` (files or per-student folders), and what else is there."""
-    if not folder.is_dir():
-        raise FileNotFoundError(f"No submissions folder at {folder}.")
-    found, other = [], []
-    for path in sorted(folder.iterdir()):
-        if path.name.startswith("."):
-            continue
-        if path.is_file() and (match := FILE_RE.match(path.name)):
-            found.append(Submission(match["student"], match["homework"], path))
-        elif path.is_dir() and STUDENT_RE.match(path.name):
-            for inner in sorted(path.iterdir()):
-                if inner.is_file() and (match := FOLDER_FILE_RE.match(inner.name)):
-                    found.append(Submission(path.name, match["homework"], inner))
-                elif not inner.name.startswith("."):
-                    other.append(f"{inner.relative_to(folder)}: not named dayNN_homework.ipynb")
-        else:
-            other.append(
-                f"{path.name}: not a submission (expected <student>_dayNN_homework.ipynb or a "
-                "folder <student>/ holding dayNN_homework.ipynb)"
-            )
-    return found, other
+@dataclass
+class Control:
+    """A master graded as a submission of its own solutions, before the class."""
+
+    result: Result
+    seconds: float
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.result.outcomes) and all(
+            o.status in ("passed", "manual") for o in self.result.outcomes
+        )
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return hashlib.sha256(read_safely(path)).hexdigest()
+
+
+def _unreadable(err: Exception) -> str:
+    """Why a file is not a notebook, without quoting a byte of it."""
+    if isinstance(err, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {err.start})"
+    if isinstance(err, json.JSONDecodeError):
+        return f"not JSON (line {err.lineno}, column {err.colno})"
+    return f"not a notebook nbformat can read ({type(err).__name__})"
 
 
 _JUDGES = None
@@ -155,6 +176,19 @@ def _judges():
         _JUDGES = multiprocessing.get_context("forkserver")
         _JUDGES.set_forkserver_preload(["torch", "numpy", "pandas", "helpers.course.judge"])
     return _JUDGES
+
+
+def _judged(job: dict, limits: Limits, cache: dict | None) -> list[Outcome]:
+    """The judge's outcomes for ``job``; a job already judged in this run (the same master,
+    answers and limits: a copy of the master's solutions, graded by the control) is not run
+    twice."""
+    key = hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()
+    if cache is not None and key in cache:
+        return [Outcome.from_dict(o) for o in cache[key]]
+    outcomes = _run_judge(job, limits)
+    if cache is not None:
+        cache[key] = [o.to_dict() for o in outcomes]
+    return outcomes
 
 
 def _run_judge(job: dict, limits: Limits) -> list[Outcome]:
@@ -175,7 +209,7 @@ def _run_judge(job: dict, limits: Limits) -> list[Outcome]:
         if process.exitcode != 0 or not result.is_file():
             error = folder / "error.txt"
             why = error.read_text(encoding="utf-8") if error.is_file() else "no message"
-            raise RuntimeError(f"the judge failed (exit {process.exitcode}: {why})")
+            raise RuntimeError(f"the judge failed (exit {process.exitcode}: {shown(why, 300)})")
         return [Outcome.from_dict(o) for o in json.loads(result.read_text(encoding="utf-8"))]
 
 
@@ -207,6 +241,7 @@ def grade_submission(
     *,
     sandboxed: bool = True,
     reference: Path | None = None,
+    cache: dict | None = None,
 ) -> Result:
     """Grade one submission against its master (see the module's docstring); never raises for
     anything the submission does.
@@ -225,8 +260,8 @@ def grade_submission(
         return result
 
     try:
-        before = _digest(submission.path)
-        raw = submission.path.read_bytes()
+        raw = read_safely(submission.path)
+        before = hashlib.sha256(raw).hexdigest()
     except OSError as err:
         return nothing("not graded", f"the file cannot be read ({err.strerror})")
     if not raw.strip():
@@ -235,7 +270,7 @@ def grade_submission(
         notebook = nbformat.reads(raw.decode("utf-8"), as_version=4)
         exercises, manual_cells = answer_cells(notebook)
     except (ValueError, UnicodeDecodeError, KeyError, AttributeError, TypeError) as err:
-        return nothing("invalid", f"not a readable notebook ({str(err)[:200]})")
+        return nothing("invalid", f"not a readable notebook: {_unreadable(err)}")
     day = submission.homework[:5]
     other_days = {eid.split(".")[0] for eid in [*exercises, *manual_cells]} - {day}
     if other_days:
@@ -249,9 +284,10 @@ def grade_submission(
         "answers": {e: notebook.cells[i].source for e, i in exercises.items()},
         "limits": vars(limits),
         "sandbox": sandboxed,
+        "python": sandbox.python(),
     }
     try:
-        outcomes = _run_judge(job, limits)
+        outcomes = _judged(job, limits, cache)
     except RuntimeError as err:
         return nothing("not graded", str(err))
     try:
@@ -270,8 +306,8 @@ def grade_submission(
                 "student": submission.student,
                 "homework": submission.homework,
                 "question": qid,
-                "max_points": _points(part.points),
-                "answer": answer,
+                "max_points": report.score(part.points),
+                "answer": report.cell(answer),
                 "points": "",
                 "comment": "",
                 "rubric": (rubric(master.source(part)) or ("",))[0],
@@ -281,142 +317,49 @@ def grade_submission(
     return result
 
 
-def _points(value: float) -> str:
-    return f"{value:g}"
+def _control(homework: str, limits: Limits, sandboxed: bool, cache: dict) -> Control:
+    """Grade the master's own solutions as a submission, through the same sandbox and limits."""
+    start = time.perf_counter()
+    submission = Submission(CONTROL, homework, paths.master(homework))
+    result = grade_submission(submission, limits, sandboxed=sandboxed, cache=cache)
+    return Control(result, time.perf_counter() - start)
 
 
-def _maxima(master: Homework) -> dict[str, float]:
-    return {pid: part.points for pid, part in [*master.tests.items(), *master.manual.items()]}
-
-
-def _rows(result: Result, master: Homework, graded: dict) -> list[dict]:
-    rows = []
-    maxima = _maxima(master)
-    for outcome in result.outcomes:
-        points: object = maxima[outcome.exercise] if outcome.status == "passed" else 0
-        if outcome.status == "manual":
-            key = (result.submission.student, result.submission.homework, outcome.exercise)
-            points = graded.get(key, "")
-        rows.append(
-            {
-                "student": result.submission.student,
-                "homework": result.submission.homework,
-                "exercise": outcome.exercise,
-                "points": points if points == "" else _points(float(points)),
-                "max_points": _points(maxima[outcome.exercise]),
-                "status": outcome.status,
-                "reason": outcome.reason,
-            }
+def _fix(control: Control) -> str:
+    """The likely fix for a control that did not earn full marks."""
+    statuses = {o.status for o in control.result.outcomes}
+    logs = " ".join(o.log for o in control.result.outcomes)
+    if "timeout" in statuses:
+        return "the master ran past its time limits: raise --cell-timeout / --timeout"
+    if "memory" in statuses:
+        return "the master ran out of memory: raise --memory-mb"
+    if "crashed" in statuses and ("execvp" in logs or "No such file" in logs):
+        return (
+            "the runner could not start inside the sandbox: the Python environment "
+            f"({sandbox.python()}) must be reachable there; run `python -m helpers doctor`"
         )
-    return rows
-
-
-def feedback(result: Result, master: Homework, *, sandboxed: bool = True) -> str:
-    """The Markdown feedback for one submission: what failed and why, hidden tests counted only."""
-    lines = [f"# {result.submission.homework}: feedback for {result.submission.student}\n"]
-    if not sandboxed:
-        lines.append(f"*{NO_SANDBOX}*\n")
-    if result.problem:
-        lines.append(f"**Not graded: {result.problem}**\n")
-    maxima = _maxima(master)
-    for outcome in result.outcomes:
-        if outcome.exercise in master.manual:
-            state = "graded by hand" if outcome.status == "manual" else "no answer given"
-            lines.append(
-                f"\n## {outcome.exercise}: {_points(maxima[outcome.exercise])} points, {state}\n"
-            )
-            continue
-        earned = maxima[outcome.exercise] if outcome.status == "passed" else 0
-        lines.append(
-            f"\n## {outcome.exercise}: {_points(earned)} of "
-            f"{_points(maxima[outcome.exercise])} points ({outcome.status})\n"
-        )
-        if outcome.reason:
-            lines.append(f"- {outcome.reason}")
-        hidden = sum(c.hidden and c.status != "passed" for c in outcome.checks)
-        for check in outcome.checks:
-            if check.status != "passed" and not check.hidden:
-                first = check.statement.splitlines()[0]
-                lines.append(
-                    f"- {check.status}: `{first}`" + (f": {check.reason}" if check.reason else "")
-                )
-        if hidden:
-            lines.append(
-                f"- {hidden} of the grader's additional (hidden) checks did not pass; run "
-                "`check()` and think about cases the visible tests do not try"
-            )
-    return "\n".join(lines) + "\n"
-
-
-def _merge_manual(new: list[dict], path: Path, maxima: dict) -> tuple[list[dict], list[str]]:
-    """Keep the points and comments already typed into ``manual.csv`` for unchanged answers;
-    report (and never merge) rows that name no answer, and points that are not a number between
-    0 and the question's points."""
-    problems: list[str] = []
-    old: dict = {}
-    if path.is_file():
-        with path.open(newline="", encoding="utf-8") as file:
-            for line, row in enumerate(csv.DictReader(file), start=2):
-                key = (row.get("student"), row.get("homework"), row.get("question"))
-                old[key] = (line, row)
-    current = {(r["student"], r["homework"], r["question"]): r for r in new}
-    for key, (line, row) in old.items():
-        where = f"manual.csv line {line} ({'/'.join(str(k) for k in key)})"
-        if key not in current:
-            problems.append(f"{where}: no such answer in this grading; the row was dropped")
-            continue
-        target = current[key]
-        text = (row.get("points") or "").strip()
-        top = maxima.get((key[1], key[2]))
-        if text:
-            try:
-                value = float(text)
-            except ValueError:
-                problems.append(f"{where}: points {text!r} is not a number; not merged")
-                continue
-            if not 0 <= value <= top:
-                problems.append(
-                    f"{where}: points {text} is outside 0 to {_points(top)}; not merged"
-                )
-                continue
-        if row.get("answer") == target["answer"]:
-            target["points"], target["comment"] = text, row.get("comment", "")
-        elif text or row.get("comment"):
-            target["comment"] = "answer changed since it was graded; grade again"
-    return new, problems
-
-
-def _write_csv(path: Path, rows: list[dict], columns: list[str]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-
-
-def _commit() -> str:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(paths.ROOT), "rev-parse", "--short=12", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            encoding="utf-8",
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return done.stdout.strip() or "unknown"
-
-
-def _header(sandbox_line: str, limits: Limits) -> str:
-    import torch
-
     return (
-        f"grader: commit {_commit()}; Python {platform.python_version()}; torch "
-        f"{torch.__version__}; 1 thread per process (OMP_NUM_THREADS=1); seed 0 before each test\n"
-        f"sandbox: {sandbox_line}\n"
-        f"limits: {limits.cell_seconds:g} s per cell, {limits.notebook_seconds:g} s per notebook, "
-        f"{limits.memory_mb} MB per process\n"
+        "run `python -m helpers doctor`; if the master passes graded with --no-sandbox on a "
+        "machine you trust, the sandbox's set-up is at fault, otherwise the master's tests are"
     )
+
+
+def _control_report(control: Control) -> list[str]:
+    """``report.txt``'s lines on a failed control."""
+    result = control.result
+    lines = [
+        f"CONTROL FAILED for {result.submission.homework}: the master's own solutions did not "
+        "earn full marks, so nobody was graded for it:"
+    ]
+    for outcome in result.outcomes:
+        if outcome.status not in ("passed", "manual"):
+            lines.append(f"    {outcome.exercise}: {outcome.status}: {shown(outcome.reason)}")
+    log = next((o.log for o in result.outcomes if o.log), "")
+    lines.append("  what the runner wrote last:" if log else "  the runner wrote nothing.")
+    lines += report.block(log)
+    lines.append(f"  sandbox command: {shown(shlex.join(sandbox.command()), 2000)}")
+    lines.append(f"  likely fix: {_fix(control)}")
+    return lines
 
 
 def grade(
@@ -432,7 +375,7 @@ def grade(
 
     Writes ``grades.csv``, ``manual.csv``, ``feedback/<student>_<homework>.md`` and
     ``report.txt``. Raises :class:`SandboxUnavailable` when there is no sandbox and
-    ``sandboxed`` is true.
+    ``sandboxed`` is true. Results of a homework whose control failed are ``blocked``.
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
@@ -445,8 +388,10 @@ def grade(
                 "--no-sandbox to run answer code with your own rights (report.txt will say so)."
             )
         sandbox_line = f"on (bubblewrap: {detail})"
+        bounds_line = bounds.describe(limits.memory_mb)
     else:
         sandbox_line = f"OFF. {NO_SANDBOX}"
+        bounds_line = "none (no sandbox)"
     found, other = find_submissions(submissions)
     masters = {p.stem: parse(p) for p in paths.masters()}
     other += [
@@ -454,54 +399,88 @@ def grade(
         for s in found
         if s.homework not in masters
     ]
-    found = [s for s in found if s.homework in masters]
+    other += [
+        f"{s.path.relative_to(submissions)}: the student name {CONTROL!r} is the grader's own "
+        "(the master's control run); rename the file"
+        for s in found
+        if s.student == CONTROL
+    ]
+    found = [s for s in found if s.homework in masters and s.student != CONTROL]
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
+    cache: dict = {}
 
     def one(submission: Submission) -> Result:
+        start = time.perf_counter()
         try:
-            return grade_submission(submission, limits, sandboxed=sandboxed)
+            result = grade_submission(submission, limits, sandboxed=sandboxed, cache=cache)
         except Exception as err:  # noqa: BLE001 - one submission never stops the class
-            result = Result(submission, problem=f"the grader failed on it: {err}")
+            result = Result(submission, problem=f"the grader failed on it: {shown(str(err))}")
             master = masters[submission.homework]
             result.outcomes = [
                 Outcome(e, "not graded", result.problem) for e in [*master.tests, *master.manual]
             ]
-            return result
+        result.seconds = time.perf_counter() - start
+        return result
 
+    def control(homework: str) -> Control:
+        try:
+            return _control(homework, limits, sandboxed, cache)
+        except Exception as err:  # noqa: BLE001 - reported as a failed control
+            result = Result(Submission(CONTROL, homework, paths.master(homework)))
+            result.outcomes = [Outcome("(control)", "not graded", shown(str(err)))]
+            return Control(result, 0.0)
+
+    homeworks = sorted({s.homework for s in found})
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        bar = tqdm(total=len(found), desc="grading", unit="submission", disable=not progress)
+        controls = dict(zip(homeworks, pool.map(control, homeworks), strict=True))
+        blocked = {h for h, c in controls.items() if not c.passed}
+        todo = [s for s in found if s.homework not in blocked]
+        bar = tqdm(total=len(todo), desc="grading", unit="submission", disable=not progress)
         results = []
-        for result in pool.map(one, found):
+        for result in pool.map(one, todo):
             results.append(result)
             bar.update()
         bar.close()
+    for submission in found:
+        if submission.homework in blocked:
+            why = f"not graded: the control of {submission.homework} failed (see report.txt)"
+            master = masters[submission.homework]
+            outcomes = [Outcome(e, "not graded", why) for e in [*master.tests, *master.manual]]
+            results.append(Result(submission, outcomes, problem=why, blocked=True))
 
     results.sort(key=lambda r: (r.submission.student, r.submission.homework))
-    maxima = {(h, pid): pts for h, m in masters.items() for pid, pts in _maxima(m).items()}
-    manual, manual_problems = _merge_manual(
-        [row for r in results for row in r.manual], out / "manual.csv", maxima
+    tops = {(h, pid): pts for h, m in masters.items() for pid, pts in report.maxima(m).items()}
+    manual, manual_problems = report.merge_manual(
+        [row for r in results for row in r.manual], out / "manual.csv", tops
     )
     graded = {(m["student"], m["homework"], m["question"]): m["points"] for m in manual}
-    rows = [row for r in results for row in _rows(r, masters[r.submission.homework], graded)]
-    _write_csv(out / "grades.csv", rows, GRADE_COLUMNS)
-    _write_csv(out / "manual.csv", manual, MANUAL_COLUMNS)
+    rows = [row for r in results for row in report.rows(r, masters[r.submission.homework], graded)]
+    report.write_csv(out / "grades.csv", rows, GRADE_COLUMNS)
+    report.write_csv(out / "manual.csv", manual, MANUAL_COLUMNS)
     for r in results:
+        if r.blocked:
+            continue
         name = f"{r.submission.student}_{r.submission.homework}.md"
-        text = feedback(r, masters[r.submission.homework], sandboxed=sandboxed)
+        text = report.feedback(r, masters[r.submission.homework], sandboxed=sandboxed)
         (out / "feedback" / name).write_text(text, encoding="utf-8")
-    problems = (
-        other
-        + [
-            f"{r.submission.path.relative_to(submissions)}: {r.problem}"
-            for r in results
-            if r.problem
-        ]
-        + manual_problems
-    )
+    problems = other + manual_problems
+    for r in results:
+        where = str(r.submission.path.relative_to(submissions))
+        if r.problem and not r.blocked:
+            problems.append(f"{where}: {shown(r.problem)}")
+        problems += report.crashes(r, where)
+    lines = [
+        f"control: {h}: the master's solutions {'earned full marks' if c.passed else 'FAILED'} "
+        f"in {c.seconds:.1f} s"
+        for h, c in controls.items()
+    ]
+    for homework in sorted(blocked):
+        lines += _control_report(controls[homework])
     (out / "report.txt").write_text(
-        _header(sandbox_line, limits)
-        + f"{len(results)} submission(s) graded.\n"
+        report.header(sandbox_line, limits, bounds_line)
+        + "".join(f"{line}\n" for line in lines)
+        + f"{len(results) - sum(r.blocked for r in results)} submission(s) graded.\n"
         + "".join(f"- {p}\n" for p in problems),
         encoding="utf-8",
     )

@@ -6,7 +6,9 @@ helpers.course.judge FOLDER`` does the same by hand). It walks the master notebo
 * set-up cells run here *and* in the runner (:mod:`helpers.course.sandbox`);
 * answer cells (the submission's) run only in the runner, each with the per-cell time limit;
 * test cells are split by :mod:`helpers.course.probes`: statements that involve answers run in the
-  runner, the rest in both, and every ``assert`` is decided here on plain data sent back.
+  runner, the rest here, and in the runner too when a later statement there needs what they bind
+  (with this process's random-number state, so both draw the same numbers); every ``assert`` is
+  decided here on plain data sent back, and its message is evaluated here.
 
 This process never imports, unpickles or calls anything the submission defined: what crosses from
 the runner is decoded by :mod:`helpers.course.plain`. Limits are enforced from here: a command that
@@ -25,9 +27,10 @@ from pathlib import Path
 
 import torch
 
+from helpers.course import bounds
 from helpers.course.markers import hidden_lines
 from helpers.course.outcome import Check, Outcome
-from helpers.course.sandbox import Runner, SandboxDied, seed_everything
+from helpers.course.sandbox import Runner, SandboxDied, rng_state, seed_everything
 
 SEED = 0
 MAX_RESTARTS = 4
@@ -58,6 +61,21 @@ class CourseError(Exception):
     """The course's own set-up or test code failed: not the submission's doing."""
 
 
+def start_runner(job: dict) -> Runner:
+    """A fresh runner for ``job``, in its own bounds (see :mod:`helpers.course.bounds`)."""
+    memory_mb = job["limits"]["memory_mb"]
+    bound = bounds.make(memory_mb) if job["sandbox"] else None
+    interpreter = job.get("python")  # the grader's choice (see sandbox.python)
+    return Runner(
+        sandboxed=job["sandbox"], memory_mb=memory_mb, bound=bound, interpreter=interpreter
+    )
+
+
+def died(exercise: str, error: SandboxDied, checks=(), reason: str = "") -> Outcome:
+    """The outcome of an exercise whose runner died, with the runner's last words."""
+    return Outcome(exercise, error.status, reason or error.reason, list(checks), error.log)
+
+
 class Judge:
     def __init__(self, job: dict, runner: Runner | None = None) -> None:
         self.job = job
@@ -72,14 +90,14 @@ class Judge:
         self.restarts = 0
         self.outcomes: dict[str, Outcome] = {}
         self.answer_errors: dict[str, Outcome] = {}
+        self.pending: list[dict] = []  # statements run here, not yet in the runner
 
     # --- the runner --------------------------------------------------------------------------
 
     def _start(self) -> None:
         if self.restarts > MAX_RESTARTS:
             raise SandboxDied("crashed", "the sandbox died too often; the rest was not run")
-        limits = self.job["limits"]
-        self.runner = Runner(sandboxed=self.job["sandbox"], memory_mb=limits["memory_mb"])
+        self.runner = start_runner(self.job)
         try:
             for command, seconds in self.log:  # bring a fresh runner to where the last one was
                 self.runner.ask(command, seconds + self._left())
@@ -175,11 +193,11 @@ class Judge:
         }
         try:
             reply = self.ask(command, self.cell_seconds)
-        except SandboxDied as died:
-            reason = died.reason
-            if died.status == "timeout" and "notebook" not in reason:
+        except SandboxDied as error:
+            reason = error.reason
+            if error.status == "timeout" and "notebook" not in reason:
                 reason = f"the answer cell ran past its {self.cell_seconds:g} s limit"
-            self.outcomes[exercise] = Outcome(exercise, died.status, reason)
+            self.outcomes[exercise] = died(exercise, error, reason=reason)
             return
         if not reply.get("ok"):
             error = reply.get("error", {})
@@ -218,11 +236,11 @@ class Judge:
                         text = texts.get(id(later)) or ast.unparse(later)
                         checks.append(Check(text, "not run", hidden=later.lineno in hidden))
                     break
-        except SandboxDied as died:
-            reason = died.reason
-            if died.status == "timeout" and "notebook" not in reason:
+        except SandboxDied as error:
+            reason = error.reason
+            if error.status == "timeout" and "notebook" not in reason:
                 reason = f"the tests ran past their {self.cell_seconds:g} s limit"
-            self.outcomes[exercise] = Outcome(exercise, died.status, reason, checks)
+            self.outcomes[exercise] = died(exercise, error, checks, reason)
             return
         self.outcomes[exercise] = Outcome.from_checks(exercise, checks)
 
@@ -236,26 +254,62 @@ class Judge:
         return names
 
     def _statement(self, step, exercise: str, stop: float, secret: bool) -> Check | None:
+        from helpers.course.probes import effects, names
+
         left = max(stop - time.monotonic(), 0.01)
+        node = ast.parse(step.source).body[0]
         if step.where == "both":
+            state = rng_state()
             try:
                 exec(compile(step.source, "<test>", "exec"), self.namespace)  # noqa: S102
             except Exception as err:  # noqa: BLE001 - the course's test code failed
                 raise CourseError(
                     f"in the test of {exercise}: {type(err).__name__}: {err}"
                 ) from None
-        if step.where in ("both", "sandbox"):
-            command = {"op": "exec", "source": step.source, "isolate": step.where == "sandbox"}
+            command = {"op": "exec", "source": step.source, "rng": state}
+            changes = effects(node, self.namespace)
+            self.pending.append({"command": command, "effects": changes, "loads": names(node)})
+            return None
+        needs = names(node) if step.where == "sandbox" else set()
+        for capture in step.captures:
+            needs |= names(ast.parse(capture, mode="eval"))
+        failed = self._flush(needs, names(node) if step.where == "sandbox" else set(), left)
+        if failed is not None:
+            status, reason = explain(failed, exercise)
+            return Check(step.text, status, reason, test=False, hidden=secret)
+        if step.where == "sandbox":
+            command = {"op": "exec", "source": step.source, "isolate": True}
             reply = self.ask(command, left)
             if reply.get("ok"):
                 return None
-            error = reply.get("error", {})
-            if error.get("type") == "AssertionError":
-                reason = error.get("message") or "the condition is False"
-                return Check(step.text, "failed", reason, hidden=secret)
+            error = reply["error"]
+            if error["type"] == "AssertionError":
+                return Check(step.text, "failed", "the condition is False", hidden=secret)
             status, reason = explain(error, exercise)
             return Check(step.text, status, reason, test=False, hidden=secret)
         return self._assert(step, exercise, left, secret)
+
+    def _flush(self, needs: set[str], changes: set[str], seconds: float) -> dict | None:
+        """Send the runner the pending statements that bind or change what ``needs`` names
+        (and what those read, and so on back), in their order; forget those that read what the
+        next statement may change (``changes``): their values here no longer match the runner's.
+        Returns the runner's error when one of them failed there."""
+        chosen = set()
+        for index in reversed(range(len(self.pending))):
+            statement = self.pending[index]
+            if statement["effects"] & needs:
+                chosen.add(index)
+                needs = needs | statement["loads"]
+        sent, self.pending = self.pending, []
+        failed = None
+        for index, statement in enumerate(sent):
+            if index in chosen:
+                reply = self.ask(statement["command"], seconds)
+                if not reply["ok"] and failed is None:
+                    failed = reply["error"]
+            elif not statement["loads"] & changes:
+                self.pending.append(statement)
+        return failed
 
     def _assert(self, step, exercise: str, left: float, secret: bool) -> Check:
         from helpers.course.plain import decode
@@ -264,15 +318,16 @@ class Judge:
         values: dict = {}
         if step.captures:
             reply = self.ask({"op": "capture", "expressions": step.captures}, left)
-            if not reply.get("ok"):
-                status, reason = explain(reply.get("error", {}), exercise)
+            if not reply["ok"]:
+                status, reason = explain(reply["error"], exercise)
                 return Check(step.text, status, reason, hidden=secret)
             try:
+                if len(reply["values"]) != len(step.captures):
+                    raise ValueError("not one value per expression")
                 values = {CAPTURE.format(i): decode(v) for i, v in enumerate(reply["values"])}
-            except (KeyError, ValueError, TypeError) as err:
-                return Check(
-                    step.text, "error", f"unreadable data from the sandbox: {err}", hidden=secret
-                )
+            except Exception as err:  # noqa: BLE001 - whatever a forged reply makes decode raise
+                why = f"unreadable data from the sandbox ({type(err).__name__})"
+                return Check(step.text, "error", why, hidden=secret)
         scope = {**self.namespace, **values}
         try:
             held = eval(_compiled(step.test), scope)  # noqa: S307
@@ -280,10 +335,11 @@ class Judge:
                 return Check(step.text, "passed", hidden=secret)
             reason = "the condition is False"
             if step.message is not None:
-                reason = str(eval(_compiled(step.message), scope))
+                reason = str(eval(_compiled(step.message), dict(self.namespace)))  # noqa: S307
         except Exception as err:  # noqa: BLE001 - comparing the answer's data failed
-            return Check(step.text, "error", f"{type(err).__name__}: {err}", hidden=secret)
-        return Check(step.text, "failed", reason, hidden=secret)
+            why = f"{type(err).__name__}: {str(err)[:200]}"
+            return Check(step.text, "error", why, hidden=secret)
+        return Check(step.text, "failed", reason[:500], hidden=secret)
 
 
 JUDGE_ENV = {"COURSE_FAST": "1", "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
@@ -300,8 +356,7 @@ def run_job(folder: str) -> None:
     torch.set_num_threads(1)
     try:
         job = json.loads(Path("job.json").read_text(encoding="utf-8"))
-        limits = job["limits"]
-        runner = Runner(sandboxed=job["sandbox"], memory_mb=limits["memory_mb"])  # starts at once
+        runner = start_runner(job)  # Python starts there while the judge reads the master
         outcomes = Judge(job, runner).run()
         Path("result.json").write_text(json.dumps([o.to_dict() for o in outcomes]), "utf-8")
     except Exception as err:  # noqa: BLE001 - reported to the grader, which reports it

@@ -45,6 +45,8 @@ class Outcome:
     status: str
     reason: str = ""
     checks: list[Check] = field(default_factory=list)
+    log: str = ""
+    """For a crash: the last lines the runner wrote to its error output (bounded)."""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -56,7 +58,8 @@ class Outcome:
     @classmethod
     def from_dict(cls, data: dict) -> Outcome:
         checks = [Check(**c) for c in data.get("checks", [])]
-        return cls(data["exercise"], data["status"], data.get("reason", ""), checks)
+        reason, log = data.get("reason", ""), data.get("log", "")
+        return cls(data["exercise"], data["status"], reason, checks, log)
 
     @classmethod
     def from_checks(cls, exercise: str, checks: list[Check]) -> Outcome:

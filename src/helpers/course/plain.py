@@ -7,6 +7,10 @@ shape. :func:`decode` (run by the grader) builds fresh objects of built-in, NumP
 types from that data and nothing else: no pickle, no code, no object of the answer's own classes.
 A value of any other type is refused with :class:`NotData`.
 
+What :func:`decode` reads came from a process that ran answer code, which may have forged it: it
+refuses (with ``ValueError``) data nested deeper than :data:`MAX_DEPTH`, with more than
+:data:`MAX_ELEMENTS` elements or more than :data:`MAX_BYTES` of buffers, before building it.
+
 >>> decode(encode({"loss": 0.5, "shape": (2, 3), "ok": True}))
 {'loss': 0.5, 'shape': (2, 3), 'ok': True}
 >>> import torch
@@ -23,6 +27,10 @@ import numpy as np
 import torch
 
 MAX_DEPTH = 32
+MAX_ELEMENTS = 200_000
+"""Most elements (numbers, strings, containers, buffers) one decoded value may hold."""
+MAX_BYTES = 48 * 2**20
+"""Most bytes of array, tensor and ``bytes`` buffers one decoded value may hold."""
 ARRAY_DTYPES = {
     "bool",
     "int8",
@@ -161,21 +169,58 @@ def _pandas(value, depth: int):
     raise NotData(f"a {kind.__module__}.{kind.__qualname__}")
 
 
-def _decode_array(record: dict) -> np.ndarray:
+class _Budget:
+    """What one :func:`decode` call may still build."""
+
+    def __init__(self) -> None:
+        self.elements, self.bytes = MAX_ELEMENTS, MAX_BYTES
+
+    def take(self, elements: int = 1, size: int = 0) -> None:
+        self.elements -= elements
+        self.bytes -= size
+        if self.elements < 0:
+            raise ValueError(f"more than {MAX_ELEMENTS} elements")
+        if self.bytes < 0:
+            raise ValueError(f"more than {MAX_BYTES} bytes of buffers")
+
+
+def _buffer(text, budget: _Budget) -> bytes:
+    if not isinstance(text, str):
+        raise ValueError("malformed buffer")
+    budget.take(1, len(text) * 3 // 4)
+    return base64.b64decode(text, validate=True)
+
+
+def _shape(record: dict) -> list[int]:
+    shape = record["shape"]
+    if type(shape) is not list or len(shape) > MAX_DEPTH or any(type(n) is not int for n in shape):
+        raise ValueError("malformed shape")
+    if any(n < 0 for n in shape):
+        raise ValueError("malformed shape")
+    return shape
+
+
+def _decode_array(record: dict, budget: _Budget) -> np.ndarray:
     if not isinstance(record, dict) or record.get("dtype") not in ARRAY_DTYPES:
         raise ValueError("malformed array")
-    data = base64.b64decode(record["data"])
-    shape = [int(n) for n in record["shape"]]
+    data = _buffer(record["data"], budget)
+    shape = _shape(record)
     return np.frombuffer(data, dtype=np.dtype(record["dtype"])).reshape(shape).copy()
 
 
-def _decode_tensor(record: dict) -> torch.Tensor:
+def _decode_tensor(record: dict, budget: _Budget) -> torch.Tensor:
+    if not isinstance(record, dict) or record.get("dtype") not in TENSOR_DTYPES:
+        raise ValueError("malformed tensor")
     dtype = TENSOR_DTYPES[record["dtype"]]
-    shape = [int(n) for n in record["shape"]]
+    shape = _shape(record)
+    if record["device"] not in ("cpu", "meta", "cuda", "mps"):
+        raise ValueError("malformed tensor device")
     if record["device"] == "meta":
+        if math.prod(shape) > 2**40:
+            raise ValueError("malformed shape")
         tensor = torch.empty(shape, dtype=dtype, device="meta")
     else:
-        raw = bytearray(base64.b64decode(record["data"]))
+        raw = bytearray(_buffer(record["data"], budget))
         storage = torch.int16 if dtype == torch.bfloat16 else dtype
         tensor = torch.frombuffer(raw, dtype=storage) if raw else torch.empty(0, dtype=storage)
         tensor = tensor.view(dtype).reshape(shape)
@@ -186,37 +231,57 @@ def _decode_tensor(record: dict) -> torch.Tensor:
     return torch.nn.Parameter(tensor) if record.get("parameter") else tensor
 
 
-def _decode_column(data) -> np.ndarray:
+def _decode_column(data, budget: _Budget, depth: int) -> np.ndarray:
     if type(data) is list:
-        return np.array([decode(v) for v in data], dtype=object)
-    return decode(data)
+        return np.array([_decode(v, budget, depth + 1) for v in data], dtype=object)
+    return _decode(data, budget, depth + 1)
 
 
 def decode(data):
     """Fresh built-in, NumPy, PyTorch or pandas objects from :func:`encode`'s output."""
-    if data is None or type(data) in (bool, int, float, str):
+    return _decode(data, _Budget(), 0)
+
+
+def _items(body) -> list:
+    if type(body) is not list:
+        raise ValueError("malformed container")
+    return body
+
+
+def _decode(data, budget: _Budget, depth: int):
+    if depth > MAX_DEPTH + 4:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    budget.take()
+    if data is None or type(data) in (bool, int, float):
         return data
+    if type(data) is str:
+        budget.take(0, len(data))
+        return data
+    again = lambda value: _decode(value, budget, depth + 1)  # noqa: E731
     if type(data) is list:
-        return [decode(v) for v in data]
+        return [again(v) for v in data]
     if type(data) is not dict or len(data) != 1:
         raise ValueError(f"not plain data: {type(data).__name__}")
     ((tag, body),) = data.items()
     if tag == "float":
         return float({"nan": "nan", "inf": "inf", "-inf": "-inf"}[body])
     if tag == "tuple":
-        return tuple(decode(v) for v in body)
+        return tuple(again(v) for v in _items(body))
     if tag == "set":
-        return {decode(v) for v in body}
+        return {again(v) for v in _items(body)}
     if tag == "dict":
-        return {decode(k): decode(v) for k, v in body}
+        pairs = [_items(pair) for pair in _items(body)]
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError("malformed dict")
+        return {again(k): again(v) for k, v in pairs}
     if tag == "bytes":
-        return base64.b64decode(body)
+        return _buffer(body, budget)
     if tag == "scalar":
-        return _decode_array(body)[()]
+        return _decode_array(body, budget)[()]
     if tag == "array":
-        return _decode_array(body)
+        return _decode_array(body, budget)
     if tag == "tensor":
-        return _decode_tensor(body)
+        return _decode_tensor(body, budget)
     if tag == "device":
         return torch.device(str(body))
     if tag == "torch_dtype":
@@ -224,14 +289,16 @@ def decode(data):
     if tag in ("pandas_index", "series", "dataframe"):
         import pandas as pd
     if tag == "pandas_index":
-        return pd.Index(_decode_column(body))
+        return pd.Index(_decode_column(body, budget, depth))
     if tag == "series":
-        index = _decode_column(body["index"])
-        return pd.Series(_decode_column(body["data"]), index=index, name=decode(body["name"]))
+        index = _decode_column(body["index"], budget, depth)
+        values = _decode_column(body["data"], budget, depth)
+        return pd.Series(values, index=index, name=again(body["name"]))
     if tag == "dataframe":
-        columns = [decode(c) for c in body["columns"]]
-        arrays = [_decode_column(d) for d in body["data"]]
-        frame = pd.DataFrame(dict(enumerate(arrays)), index=_decode_column(body["index"]))
+        columns = [again(c) for c in _items(body["columns"])]
+        arrays = [_decode_column(d, budget, depth) for d in _items(body["data"])]
+        index = _decode_column(body["index"], budget, depth)
+        frame = pd.DataFrame(dict(enumerate(arrays)), index=index)
         frame.columns = columns
         return frame
     raise ValueError(f"unknown plain-data tag {tag!r}")

@@ -8,7 +8,13 @@ A test cell is a list of statements. Graded, each one goes where it must:
 * every other statement runs in both processes, so each holds the same reference values;
 * an ``assert`` is decided by the grader: the parts of its condition that involve answers are
   evaluated in the sandbox and come back as plain data; the rest (comparisons, ``torch.allclose``,
-  ``isinstance``, references, literals) is evaluated by the grader on that data.
+  ``isinstance``, references, literals, ``is True``/``is None``) is evaluated by the grader on that
+  data. Its message is the grader's too: parts that involve answers are shown as written
+  (``{found}``), never evaluated where answer code runs.
+
+The grader sends a statement that runs in both processes to the sandbox only when a later
+statement there needs what it binds or changes (see :func:`effects`), so references the grader
+builds for itself (a model trained the right way) never exist beside the answers.
 
 For example ``assert torch.allclose(mine.weight.grad, reference.weight.grad)`` after
 ``accumulate(mine, X, y, 4)`` sends ``mine.weight.grad`` to the sandbox and compares it, in the
@@ -19,6 +25,8 @@ grader, with the grader's own ``reference.weight.grad``.
 ['both', 'sandbox', 'assert']
 >>> plan.steps("assert area(2) == 4 and side > 0", {"side": 3})[0].captures
 ['area(2)']
+>>> plan.steps("assert area(1) is True", {})[0].captures
+['area(1)']
 """
 
 from __future__ import annotations
@@ -99,6 +107,40 @@ def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
+def effects(node: ast.stmt, namespace: dict) -> set[str]:
+    """Names whose values ``node`` may bind or change: what it assigns, the objects it assigns
+    into (``a.b = ...``, ``a[0] = ...``) and the objects whose methods (or which themselves) it
+    calls, modules aside. An object handed to a function as an argument is assumed unchanged
+    (``loss(reference(X), y).backward()`` changes ``reference``, not ``X``): the grader's control
+    run, the master's own solutions graded first, fails where a master breaks that assumption.
+
+    >>> sorted(effects(ast.parse("mine.load_state_dict(reference.state_dict())").body[0], {}))
+    ['mine', 'reference']
+    """
+    found = bound_names(node)
+    for child in ast.walk(node):
+        targets = []
+        if isinstance(child, ast.Assign):
+            targets = child.targets
+        elif isinstance(child, ast.AugAssign | ast.AnnAssign):
+            targets = [child.target]
+        elif isinstance(child, ast.Call):
+            targets = [child.func]
+        for target in targets:
+            while isinstance(target, ast.Attribute | ast.Subscript):
+                target = target.value
+            if isinstance(target, ast.Name):
+                module = isinstance(namespace.get(target.id), types.ModuleType)
+                if not (module and isinstance(child, ast.Call)):  # torch.manual_seed(0): no
+                    found.add(target.id)
+    return found
+
+
+def names(node: ast.AST) -> set[str]:
+    """Every name ``node`` mentions."""
+    return _names(node)
+
+
 def split_statements(source: str) -> list[ast.stmt]:
     """The cell's top-level statements; ``a, b = f(), g()`` becomes ``a = f()`` and ``b = g()``,
     so that a reference built beside an answer is not mistaken for the answer's."""
@@ -131,6 +173,7 @@ class Step:
     test: ast.expr | None = None
     """For an assert: its condition, with each captured expression replaced by a name."""
     message: ast.expr | None = None
+    """For an assert: its message, to evaluate where the grader runs (see :func:`template`)."""
     text: str = ""
     """The statement as written in the cell, for reports."""
 
@@ -151,9 +194,7 @@ class Planner:
         if isinstance(node, ast.Assert):
             captures: list[str] = []
             test = self._rewrite(node.test, captures)
-            message = node.msg
-            if message is not None and _names(message) & self.tainted:
-                message = self._capture(message, captures)
+            message = None if node.msg is None else template(node.msg, self.tainted)
             return Step("assert", source, node.lineno, captures, test, message)
         loads = _names(node)
         stores = bound_names(node)
@@ -183,8 +224,25 @@ class Planner:
             node.operand = again(node.operand)
         elif isinstance(node, ast.Compare) and not any(
             isinstance(op, ast.Is | ast.IsNot) for op in node.ops
-        ):  # identity cannot survive the trip: `is` is decided where both objects live
+        ):
             node.left, node.comparators = again(node.left), [again(c) for c in node.comparators]
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1:
+            # `x is True`, `x is None`: the value comes here and the grader asks `is` (plain
+            # data keeps True, False and None themselves). `a is b` between two answer values:
+            # their ids come here, never the expression with a literal in it.
+            left, right = node.left, node.comparators[0]
+            constant = [isinstance(side, ast.Constant) for side in (left, right)]
+            if any(constant):
+                node.left, node.comparators = again(left), [again(right)]
+            elif all(_names(side) & self.tainted for side in (left, right)):
+                ids = [ast.Call(ast.Name("id", ast.Load()), [side], []) for side in (left, right)]
+                node.left, node.comparators = (
+                    self._capture(ids[0], captures),
+                    [self._capture(ids[1], captures)],
+                )
+                node.ops = [ast.Eq() if isinstance(node.ops[0], ast.Is) else ast.NotEq()]
+            else:
+                return self._capture(node, captures)
         elif isinstance(node, ast.Call) and not _names(node.func) & self.tainted:
             node.args = [
                 ast.Starred(again(a.value), ast.Load()) if isinstance(a, ast.Starred) else again(a)
@@ -210,3 +268,22 @@ class Planner:
         else:
             return self._capture(node, captures)
         return node
+
+
+def template(message: ast.expr, tainted: set[str]) -> ast.expr:
+    """An assert's message as the grader shows it: evaluated by the grader, with every part that
+    involves answers written out as in the test (``f"got {found}"`` reads "got {found}").
+
+    >>> ast.unparse(template(ast.parse('f"got {found}, want {n}"').body[0].value, {"found"}))
+    "f'got {{found}}, want {n}'"
+    """
+    if not _names(message) & tainted:
+        return message
+    if isinstance(message, ast.JoinedStr):
+        parts = []
+        for part in message.values:
+            if isinstance(part, ast.FormattedValue) and _names(part) & tainted:
+                part = ast.Constant("{" + ast.unparse(part.value) + "}")
+            parts.append(part)
+        return ast.JoinedStr(parts)
+    return ast.Constant(ast.unparse(message))

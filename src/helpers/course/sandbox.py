@@ -7,21 +7,27 @@ bubblewrap on Linux:
 * read-only binds of exactly what answers need: the Python installation and environment, the
   course's ``src/`` and ``data/``; nothing else of the course (no ``instructor/``, no ``.git``, no
   output folder, no other submission, no home folder) exists inside;
-* a private writable ``/tmp`` and working folder (size-limited memory file systems);
-* its own PID namespace: when the runner is killed, every process it started dies with it;
-* no capabilities, a new session, a cleared environment;
-* address-space, file-size and core-dump limits set before it starts (the kernel enforces them).
+* a private writable ``/tmp``, ``/dev/shm`` and working folder (size-limited memory file
+  systems); everything else, the sandbox's own root and ``/dev`` included, is read-only, and so is
+  ``/proc/sys`` (the kernel's settings);
+* its own user namespace (answers run as uid 65534, ``nobody``, without capabilities) and PID
+  namespace: when the runner is killed, every process it started dies with it;
+* a new session, a cleared environment;
+* address-space, file-size and core-dump limits set before it starts (the kernel enforces them),
+  and the bounds of :mod:`helpers.course.bounds` on the number of processes and their total memory.
 
 The grader (:mod:`helpers.course.judge`) drives the runner one command at a time over its stdin
 and stdout: run a cell, run a statement, evaluate expressions and send back their values as plain
 data (:mod:`helpers.course.plain`). Time limits are the grader's: it stops waiting and kills the
 sandbox, whatever the answer code does. The runner's own stdout is the reply channel; everything
-answer code prints is discarded.
+answer code prints is discarded. Its error output reaches the grader, which keeps only the last
+:data:`LOG_BYTES` (what Python or bubblewrap said before the runner died).
 """
 
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import json
 import os
 import queue
@@ -31,6 +37,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -39,7 +46,14 @@ from helpers import paths
 
 MAX_REPLY = 64 * 2**20
 """Largest reply the grader reads (bytes); a longer one is a protocol violation."""
+MAX_ITEMS = 500_000
+"""Most JSON elements in one reply (counted before it is parsed): 20 million empty lists in 60 MB
+would take the grader gigabytes to parse."""
+LOG_BYTES = 2000
+"""How much of the runner's own error output (its last lines) the grader keeps."""
 SCRATCH_BYTES = 256 * 2**20
+SANDBOX_UID = 65534
+"""The user answers run as inside the sandbox's user namespace (``nobody``)."""
 ETC_FILES = [
     "ld.so.cache",
     "ld.so.conf",
@@ -81,10 +95,13 @@ def available() -> tuple[bool, str]:
 
 
 def _python_folders() -> list[Path]:
-    """Folders the Python environment needs, none of which holds the masters or the repo's .git."""
+    """Folders the Python environment needs, none of which holds the masters, the repo's .git, the
+    system's temporary folder (the judges' private folders), the home folder or the folder the
+    grader was started in (where submissions and grades may lie)."""
     wanted = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
     wanted |= {Path(p) for p in sys.path if p and Path(p).is_dir()}
     secret = [paths.MASTERS.resolve(), paths.GIT.resolve()]
+    secret += [Path(tempfile.gettempdir()).resolve(), Path.home().resolve(), Path.cwd().resolve()]
     keep = []
     for folder in sorted(f.resolve() for f in wanted):
         if any(s == folder or s.is_relative_to(folder) for s in secret):
@@ -94,10 +111,26 @@ def _python_folders() -> list[Path]:
     return keep
 
 
+def python() -> str:
+    """The interpreter the runner starts with: this one, by a path that exists in the sandbox.
+
+    The environment's folders are bound where they really are (symbolic links resolved), so a
+    ``.venv`` that links to a folder elsewhere is started by its real path; the file name is kept
+    (``bin/python`` of a virtual environment is itself a link to the base interpreter, and Python
+    finds the environment from the name it was started by)."""
+    exe = Path(sys.executable)
+    return str(exe.parent.resolve() / exe.name)
+
+
 def command() -> list[str]:
     """The bubblewrap command line (without the program to run)."""
     args = [
         bwrap() or "bwrap",
+        "--unshare-user",
+        "--uid",
+        str(SANDBOX_UID),
+        "--gid",
+        str(SANDBOX_UID),
         "--unshare-net",
         "--unshare-pid",
         "--unshare-ipc",
@@ -126,11 +159,15 @@ def command() -> list[str]:
         args += ["--ro-bind", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
     # The private memory file systems first, then the course's folders: a course that lives under
     # /tmp (a CI checkout) stays visible through its binds on top of the sandbox's own /tmp.
-    args += ["--dev", "/dev", "--proc", "/proc", "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
-    args += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/scratch"]
-    for folder in [*_python_folders(), paths.SRC, paths.DATA]:
+    # /proc/sys is read-only: bubblewrap leaves it writable when its directory is not, and the
+    # runner is root outside its user namespace.
+    args += ["--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"]
+    for folder in ("/tmp", "/scratch", "/dev/shm"):
+        args += ["--size", str(SCRATCH_BYTES), "--tmpfs", folder]
+    for folder in [*_python_folders(), paths.SRC.resolve(), paths.DATA.resolve()]:
         args += ["--ro-bind", str(folder), str(folder)]
-    args += ["--chdir", "/scratch"]
+    # The sandbox's own root and /dev are memory file systems without a size: read-only.
+    args += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/scratch"]
     env = {
         "PATH": "/usr/bin:/bin",
         "HOME": "/scratch",
@@ -150,19 +187,42 @@ def command() -> list[str]:
 
 
 class SandboxDied(Exception):
-    """The runner ended (crashed, was killed, or broke the protocol) before it replied."""
+    """The runner ended (crashed, was killed, or broke the protocol) before it replied.
 
-    def __init__(self, status: str, reason: str) -> None:
+    ``log`` holds the last lines the runner wrote to its error output (bubblewrap's and Python's
+    own messages: what answer code prints is discarded inside)."""
+
+    def __init__(self, status: str, reason: str, log: str = "") -> None:
         super().__init__(reason)
-        self.status, self.reason = status, reason
+        self.status, self.reason, self.log = status, reason, log
+
+
+def checked(reply) -> dict:
+    """A runner's reply, if it has the shape the grader expects (else ``ValueError``)."""
+    if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
+        raise ValueError("not a reply")
+    if not reply["ok"]:
+        error = reply.get("error", {})
+        if not isinstance(error, dict):
+            raise ValueError("a malformed error")
+        kind, message = error.get("type", "Error"), error.get("message", "")
+        if not isinstance(kind, str) or not isinstance(message, str):
+            raise ValueError("a malformed error")
+        reply["error"] = {"type": kind[:100], "message": message[:500]}
+    if "values" in reply and not isinstance(reply["values"], list):
+        raise ValueError("malformed values")
+    return reply
 
 
 class Runner:
     """One runner process, in the sandbox or (``sandboxed=False``) as a plain child process."""
 
-    def __init__(self, *, sandboxed: bool, memory_mb: int) -> None:
-        program = [sys.executable, "-m", "helpers.course.sandbox"]
+    def __init__(
+        self, *, sandboxed: bool, memory_mb: int, bound=None, interpreter: str | None = None
+    ) -> None:
+        program = [interpreter or python(), "-m", "helpers.course.sandbox"]
         env = None
+        self.bound = bound
         if sandboxed:
             program = [*command(), "--", *program]
         else:
@@ -180,18 +240,37 @@ class Runner:
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
             resource.setrlimit(resource.RLIMIT_FSIZE, (SCRATCH_BYTES, SCRATCH_BYTES))
             os.setsid()  # its own process group, so that kill() reaches every process
+            if bound is not None:
+                bound.enter()  # its own process and memory bounds, before bwrap starts
 
         self.killed = False
         self.process = subprocess.Popen(
             program,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             env=env,
             preexec_fn=limits,
         )
+        if bound is not None:
+            bound.start(self.process.pid)
         self.replies: queue.Queue = queue.Queue()
+        self.errors = bytearray()
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_errors, daemon=True).start()
+
+    def _read_errors(self) -> None:
+        """Keep the last :data:`LOG_BYTES` of the runner's error output; drop the rest."""
+        stream = self.process.stderr
+        while chunk := stream.read1(65536):
+            self.errors += chunk
+            del self.errors[: max(0, len(self.errors) - LOG_BYTES)]
+
+    def log(self) -> str:
+        """The last lines the runner wrote to its error output, with the course's folder shown
+        as a relative path."""
+        text = bytes(self.errors).decode("utf-8", "replace")
+        return text.replace(f"{paths.ROOT}/", "").strip()
 
     def _read(self) -> None:
         stream = self.process.stdout
@@ -225,15 +304,21 @@ class Runner:
             raise self._death()
         if not line.endswith(b"\n"):
             self.kill()
-            raise SandboxDied("violation", "sent a reply longer than the grader accepts")
-        try:
-            reply = json.loads(line)
-            if not isinstance(reply, dict):
-                raise ValueError("not an object")
-        except ValueError:
+            raise SandboxDied(
+                "violation", "sent a reply longer than the grader accepts", self.log()
+            )
+        if line.count(b",") + line.count(b"[") + line.count(b"{") > MAX_ITEMS:
             self.kill()
-            raise SandboxDied("violation", "wrote something that is not a reply") from None
-        return reply
+            raise SandboxDied(
+                "violation", "sent a reply with more elements than the grader reads", self.log()
+            )
+        try:
+            return checked(json.loads(line))
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
+            self.kill()
+            raise SandboxDied(
+                "violation", "wrote something that is not a reply", self.log()
+            ) from None
 
     def _death(self) -> SandboxDied:
         try:
@@ -241,12 +326,17 @@ class Runner:
         except subprocess.TimeoutExpired:
             self.kill()
             code = self.process.wait()
+        time.sleep(0.05)  # the error output's last bytes
+        log = self.log()
+        if self.bound is not None and (why := self.bound.exceeded()):
+            return SandboxDied(why[0], why[1], log)
         if code in (-signal.SIGKILL, 128 + signal.SIGKILL):
-            return SandboxDied("memory", "the process was killed (most likely out of memory)")
+            why = "the process was killed (most likely out of memory)"
+            return SandboxDied("memory", why, log)
         if code < 0:
             name = signal.Signals(-code).name
-            return SandboxDied("crashed", f"the process died of signal {name}")
-        return SandboxDied("crashed", f"the process exited (status {code}) before finishing")
+            return SandboxDied("crashed", f"the process died of signal {name}", log)
+        return SandboxDied("crashed", f"the process exited (status {code}) before finishing", log)
 
     def kill(self) -> None:
         """End the runner and every process it started (its process group and PID namespace)."""
@@ -257,6 +347,8 @@ class Runner:
             self.process.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
+        if self.bound is not None:
+            self.bound.close()
 
 
 def seed_everything(seed: int) -> None:
@@ -267,6 +359,29 @@ def seed_everything(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
     torch.manual_seed(seed)
+
+
+def rng_state():
+    """Python's, NumPy's and PyTorch's random-number states, as plain data."""
+    import numpy as np
+    import torch
+
+    from helpers.course.plain import encode
+
+    return encode([random.getstate(), np.random.get_state(), torch.random.get_rng_state()])
+
+
+def set_rng_state(data) -> None:
+    """Set the states :func:`rng_state` sent (from the grader: trusted)."""
+    import numpy as np
+    import torch
+
+    from helpers.course.plain import decode
+
+    python, numpy, pytorch = decode(data)
+    random.setstate(python)
+    np.random.set_state(numpy)
+    torch.random.set_rng_state(pytorch)
 
 
 # --- Inside the sandbox --------------------------------------------------------------------------
@@ -326,6 +441,8 @@ class _Session:
             if op == "cell":
                 source = self.shell.transform_cell(source)  # %time, !cmd: as in the notebook
             code = compile(source, command.get("name", "<cell>"), "exec")
+            if "rng" in command:
+                set_rng_state(command["rng"])
             with self.isolated(command.get("isolate", False)):
                 exec(code, self.namespace)  # noqa: S102 - this process exists to run it
             return {"ok": True}
@@ -345,8 +462,8 @@ def main() -> int:
     reply = os.fdopen(os.dup(1), "w", encoding="utf-8")
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)  # what answer code prints, even from C code or a child process, is lost
-    os.dup2(null, 2)
-    sys.stdout = sys.stderr = _Null()
+    sys.stdout = sys.stderr = _Null()  # the error output (fd 2) keeps only the grader's tail
+    faulthandler.enable(file=sys.__stderr__)
     import helpers.course.plain  # noqa: F401 - NumPy, PyTorch, pandas: loaded before the first cell
 
     session = _Session()

@@ -23,7 +23,7 @@ def submit(notebook: Path, student: str, out: Path, *, force: bool = False) -> i
         print(f"ERROR: {message}", file=sys.stderr)
         return 1
 
-    if not STUDENT_RE.match(student):
+    if not STUDENT_RE.fullmatch(student):
         return fail(f"--student {student!r}: use letters, digits, '_', '.' or '-' only.")
     if not notebook.is_file():
         return fail(f"no notebook at {notebook}")

@@ -1,0 +1,205 @@
+"""What grading writes: ``grades.csv``, ``manual.csv``, the feedback files and ``report.txt``.
+
+Everything in them that came from a submission or from a process that ran answer code is made
+safe to show: :func:`shown` escapes control characters and line breaks (one line of the report
+cannot pose as another), :func:`cell` keeps a spreadsheet from reading a text as a formula, and a
+runner's error output appears only as an indented block (:func:`block`).
+"""
+
+from __future__ import annotations
+
+import csv
+import platform
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from helpers import paths
+from helpers.course.markers import Homework
+
+if TYPE_CHECKING:
+    from helpers.course.grading import Limits, Result
+
+NO_SANDBOX = (
+    "Graded WITHOUT an OS sandbox (--no-sandbox): answer code ran with the grader's own rights."
+)
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def shown(text: str, limit: int = 500) -> str:
+    """``text`` on one line, control characters and line breaks escaped, at most ``limit``
+    characters.
+
+    >>> shown("ok\\nforged line\\x1b[2J")
+    'ok\\\\nforged line\\\\x1b[2J'
+    """
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def cell(text: str) -> str:
+    """A CSV cell a spreadsheet shows as text, never evaluates (a leading ``'``).
+
+    >>> cell("=HYPERLINK(1)"), cell("fine")
+    ("'=HYPERLINK(1)", 'fine')
+    """
+    return "'" + text if text.startswith(FORMULA) else text
+
+
+def block(log: str, indent: str = "    | ") -> list[str]:
+    """A runner's error output as indented lines, each escaped."""
+    return [indent + shown(line, 300) for line in log.splitlines() if line.strip()]
+
+
+def score(value: float) -> str:
+    return f"{value:g}"
+
+
+def maxima(master: Homework) -> dict[str, float]:
+    return {pid: part.points for pid, part in [*master.tests.items(), *master.manual.items()]}
+
+
+def rows(result: Result, master: Homework, graded: dict) -> list[dict]:
+    """The ``grades.csv`` rows of one submission."""
+    found = []
+    top = maxima(master)
+    for outcome in result.outcomes:
+        earned: object = top[outcome.exercise] if outcome.status == "passed" else 0
+        if outcome.status == "manual":
+            key = (result.submission.student, result.submission.homework, outcome.exercise)
+            earned = graded.get(key, "")
+        found.append(
+            {
+                "student": result.submission.student,
+                "homework": result.submission.homework,
+                "exercise": outcome.exercise,
+                "points": earned if earned == "" else score(float(earned)),
+                "max_points": score(top[outcome.exercise]),
+                "status": outcome.status,
+                "reason": cell(shown(outcome.reason)),
+            }
+        )
+    return found
+
+
+def feedback(result: Result, master: Homework, *, sandboxed: bool = True) -> str:
+    """The Markdown feedback for one submission: what failed and why, hidden tests counted only."""
+    lines = [f"# {result.submission.homework}: feedback for {result.submission.student}\n"]
+    if not sandboxed:
+        lines.append(f"*{NO_SANDBOX}*\n")
+    if result.problem:
+        lines.append(f"**Not graded: {shown(result.problem)}**\n")
+    top = maxima(master)
+    for outcome in result.outcomes:
+        if outcome.exercise in master.manual:
+            state = "graded by hand" if outcome.status == "manual" else "no answer given"
+            lines.append(
+                f"\n## {outcome.exercise}: {score(top[outcome.exercise])} points, {state}\n"
+            )
+            continue
+        earned = top[outcome.exercise] if outcome.status == "passed" else 0
+        lines.append(
+            f"\n## {outcome.exercise}: {score(earned)} of "
+            f"{score(top[outcome.exercise])} points ({outcome.status})\n"
+        )
+        if outcome.reason:
+            lines.append(f"- {shown(outcome.reason)}")
+        if outcome.log:
+            lines += ["", "The last lines the process wrote before it ended:", ""]
+            lines += block(outcome.log, "    ")
+            lines.append("")
+        hidden = sum(c.hidden and c.status != "passed" for c in outcome.checks)
+        for check in outcome.checks:
+            if check.status != "passed" and not check.hidden:
+                first = check.statement.splitlines()[0]
+                why = f": {shown(check.reason)}" if check.reason else ""
+                lines.append(f"- {check.status}: `{first}`{why}")
+        if hidden:
+            lines.append(
+                f"- {hidden} of the grader's additional (hidden) checks did not pass; run "
+                "`check()` and think about cases the visible tests do not try"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def crashes(result: Result, where: str) -> list[str]:
+    """Report lines for the exercises whose process died, with its last words."""
+    found = []
+    for outcome in result.outcomes:
+        if outcome.log:
+            found.append(f"{where}: {outcome.exercise} {outcome.status}: {shown(outcome.reason)}")
+            found += block(outcome.log)
+    return found
+
+
+def merge_manual(new: list[dict], path: Path, tops: dict) -> tuple[list[dict], list[str]]:
+    """Keep the points and comments already typed into ``manual.csv`` for unchanged answers;
+    report (and never merge) rows that name no answer, and points that are not a number between
+    0 and the question's points."""
+    problems: list[str] = []
+    old: dict = {}
+    if path.is_file():
+        with path.open(newline="", encoding="utf-8") as file:
+            for line, row in enumerate(csv.DictReader(file), start=2):
+                key = (row.get("student"), row.get("homework"), row.get("question"))
+                old[key] = (line, row)
+    current = {(r["student"], r["homework"], r["question"]): r for r in new}
+    for key, (line, row) in old.items():
+        where = shown(f"manual.csv line {line} ({'/'.join(str(k) for k in key)})")
+        if key not in current:
+            problems.append(f"{where}: no such answer in this grading; the row was dropped")
+            continue
+        target = current[key]
+        text = (row.get("points") or "").strip()
+        top = tops.get((key[1], key[2]))
+        if text:
+            try:
+                value = float(text)
+            except ValueError:
+                problems.append(f"{where}: points {shown(repr(text))} is not a number; not merged")
+                continue
+            if not 0 <= value <= top:
+                problems.append(
+                    f"{where}: points {shown(text)} is outside 0 to {score(top)}; not merged"
+                )
+                continue
+        if row.get("answer") == target["answer"]:
+            target["points"], target["comment"] = text, row.get("comment", "")
+        elif text or row.get("comment"):
+            target["comment"] = "answer changed since it was graded; grade again"
+    return new, problems
+
+
+def write_csv(path: Path, rows: list[dict], columns: list[str]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def commit() -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(paths.ROOT), "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            encoding="utf-8",
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() or "unknown"
+
+
+def header(sandbox_line: str, limits: Limits, bounds_line: str) -> str:
+    """The first lines of ``report.txt``: what graded, with which sandbox and limits."""
+    import torch
+
+    return (
+        f"grader: commit {commit()}; Python {platform.python_version()}; torch "
+        f"{torch.__version__}; 1 thread per process (OMP_NUM_THREADS=1); seed 0 before each test\n"
+        f"sandbox: {sandbox_line}\n"
+        f"limits: {limits.cell_seconds:g} s per cell, {limits.notebook_seconds:g} s per notebook, "
+        f"{limits.memory_mb} MB per process\n"
+        f"bounds per sandbox: {bounds_line}\n"
+    )
