@@ -285,6 +285,10 @@ def grade_submission(
         "limits": vars(limits),
         "sandbox": sandboxed,
         "python": sandbox.python(),
+        # The student version's exercise cells hold placeholders: the names an answer defines
+        # come from the answer itself (submit only: the grader takes them from the master alone,
+        # so that an answer cannot claim a test's own names)
+        "answers_define_names": reference is not None,
     }
     try:
         outcomes = _judged(job, limits, cache)

@@ -19,6 +19,7 @@ replays what came before, so that one exercise's timeout or crash stays in its o
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import os
 import sys
@@ -248,9 +249,12 @@ class Judge:
         from helpers.course.probes import bound_names
 
         names: set[str] = set()
-        for cell in self.cells:
-            if cell["kind"] == "exercise":
-                names |= bound_names(ast.parse(cell["source"]))
+        sources = [cell["source"] for cell in self.cells if cell["kind"] == "exercise"]
+        if self.job.get("answers_define_names"):
+            sources += list(self.job["answers"].values())
+        for source in sources:
+            with contextlib.suppress(SyntaxError):  # a broken answer fails when it runs
+                names |= bound_names(ast.parse(source))
         return names
 
     def _statement(self, step, exercise: str, stop: float, secret: bool) -> Check | None:
