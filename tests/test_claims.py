@@ -95,8 +95,8 @@ def cpu_runs(seed=0):
     [
         # A launch-bound loop on a GPU: each wait costs the same, the line is straight.
         (X, gpu_runs(), "cuda", "partly supported", "no threshold"),
-        # The GPU slightly slower than the CPU issues: rare recordings hide behind its work, frequent
-        # ones each add their wait: the time bends upwards past about 800 recordings.
+        # The GPU a little slower than the CPU issues: rare recordings hide behind its work,
+        # frequent ones each add their wait: the time bends upwards past about 800 recordings.
         (X, gpu_runs(gpu=520e-6, wait=50e-6), "cuda", "supported", "a threshold effect"),
         # The student's four runs on a consumer GPU: no price can be told from zero.
         ([200, 100, 20, 10], [10.43, 10.02, 10.12, 9.74], "cuda", "not supported", "do not show"),
@@ -123,7 +123,8 @@ def test_a_cpu_cannot_test_waiting_for_a_gpu(ys):
     # Even a bend that would count as a threshold on a GPU is no wait on a CPU.
     found = claims.judge_sync(check_line(X, ys), device_type="cpu")
     assert found.verdict == "not testable on a CPU"
-    assert "nothing to wait for" in found.evidence and "run this notebook on a GPU" in found.evidence
+    assert "nothing to wait for" in found.evidence
+    assert "run this notebook on a GPU" in found.evidence
 
 
 # --- part 3: the CPU's issue rate ----------------------------------------------------------------

@@ -99,7 +99,7 @@ def _us(seconds: float) -> str:
 
 
 WAITING_DEVICES = ("cuda", "mps")
-"""Device types whose ``.item()`` makes the CPU wait for queued work (on a CPU nothing is queued)."""
+"""Device types whose ``.item()`` waits for queued work (on a CPU nothing is queued)."""
 
 
 def _launches(operators: float, computing: float, device_type: str) -> str:
