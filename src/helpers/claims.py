@@ -95,7 +95,8 @@ class Judgement:
 
 
 def _us(seconds: float) -> str:
-    return f"{seconds * 1e6:.3g} µs"
+    value = seconds * 1e6
+    return f"{value:,.0f} µs" if abs(value) >= 100 else f"{value:.3g} µs"
 
 
 WAITING_DEVICES = ("cuda", "mps")
@@ -117,15 +118,17 @@ def _launches(operators: float, computing: float, device_type: str) -> str:
 def judge_floor(
     floor: Interval,
     bare_loop: float,
-    inside_operators: float,
+    inside_share: float,
     operators: float,
     computing: float,
     device_type: str = "cpu",
 ) -> Judgement:
     """Part 1. ``floor``: the time per epoch that no recording causes (the fit's ``a`` per epoch,
     seconds, with its interval); ``bare_loop``: seconds per epoch of the ``for`` statement with its
-    ``%`` test alone; ``inside_operators``: seconds per epoch inside the operators that compute
-    (the profiler; on a GPU, kernel time); ``operators``: operators dispatched per epoch;
+    ``%`` test alone; ``inside_share``: the share of an epoch spent inside the operators that
+    compute (the profiler's time, on a GPU kernel time, over an unprofiled epoch timed just before:
+    a ratio of two measurements made back to back, so the machine's drift between sections does
+    not enter it); ``operators``: operators dispatched per epoch;
     ``computing``: how many of them compute (on a GPU, the kernel launches).
 
     The claim says the floor is overhead (the Python loop plus launching kernels), not the work.
@@ -143,16 +146,16 @@ def judge_floor(
             f"no floor told from zero ({floor.text(1e6, ' µs', 1)}): these runs are too few or "
             "too noisy to judge the floor; measure more rounds"
         )
-    outside = min(max(1 - inside_operators / floor.value, 0.0), 1.0)
+    outside = min(max(1 - inside_share, 0.0), 1.0)
     head = (
         f"The floor is real: {_us(floor.value)} per epoch (95% interval {_us(floor.low)} to "
-        f"{_us(floor.high)}), paid whatever is recorded; {outside:.0%} of it lies outside the "
-        f"operators' own time ({_us(inside_operators)} per epoch inside them)"
+        f"{_us(floor.high)}), paid whatever is recorded; {outside:.0%} of an epoch lies outside "
+        "the operators' own time"
     )
     loop = (
         f"The `for` statement with its `%` test takes {bare_loop * 1e9:.0f} ns of it "
-        f"({bare_loop / floor.value:.2%}): the loop that carries a floor is the Python each epoch "
-        "runs, not the loop statement"
+        f"({bare_loop / floor.value * 100:.2g}%): the loop that carries a floor is the Python each "
+        "epoch runs, not the loop statement"
     )
     if outside > 0.5:
         return Judgement(
@@ -230,7 +233,8 @@ def judge_issue(
     device_type: str = "cpu",
 ) -> Judgement:
     """Part 3. ``epoch``: seconds per epoch with rare recordings; ``inside_operators``: seconds
-    per epoch inside the operators that compute (the profiler; on a GPU, kernel time);
+    per epoch inside the operators that compute (the profiler; on a GPU, kernel time), measured
+    back to back with ``epoch`` so that the machine's drift does not enter their ratio;
     ``sync_share``: the share of such a run that the recordings' waits take (``b * recordings /
     time``, a negative ``b`` counted as 0); ``speedup_low``: the lower quartile of how many times
     faster a variant that issues far fewer operations per epoch ran than the lesson's loop (round
