@@ -126,9 +126,9 @@ def judge_floor(
     """Part 1. ``floor``: the time per epoch that no recording causes (the fit's ``a`` per epoch,
     seconds, with its interval); ``bare_loop``: seconds per epoch of the ``for`` statement with its
     ``%`` test alone; ``inside_share``: the share of an epoch spent inside the operators that
-    compute (the profiler's time, on a GPU kernel time, over an unprofiled epoch timed just before:
-    a ratio of two measurements made back to back, so the machine's drift between sections does
-    not enter it); ``operators``: operators dispatched per epoch;
+    compute (on a GPU, the kernels), from one profiled run (:func:`helpers.profiling.covered`), so
+    that the machine's drift between sections does not enter it; ``operators``: operators
+    dispatched per epoch;
     ``computing``: how many of them compute (on a GPU, the kernel launches).
 
     The claim says the floor is overhead (the Python loop plus launching kernels), not the work.
@@ -227,14 +227,14 @@ def judge_sync(line: LineCheck, device_type: str = "cpu") -> Judgement:
 
 def judge_issue(
     epoch: float,
-    inside_operators: float,
+    inside_share: float,
     sync_share: float,
     speedup_low: float,
     device_type: str = "cpu",
 ) -> Judgement:
-    """Part 3. ``epoch``: seconds per epoch with rare recordings; ``inside_operators``: seconds
-    per epoch inside the operators that compute (the profiler; on a GPU, kernel time), measured
-    back to back with ``epoch`` so that the machine's drift does not enter their ratio;
+    """Part 3. ``epoch``: seconds per epoch with rare recordings; ``inside_share``: the share of
+    an epoch inside the operators that compute (on a GPU, the kernels), from one profiled run
+    (:func:`helpers.profiling.covered`), so that the machine's drift does not enter it;
     ``sync_share``: the share of such a run that the recordings' waits take (``b * recordings /
     time``, a negative ``b`` counted as 0); ``speedup_low``: the lower quartile of how many times
     faster a variant that issues far fewer operations per epoch ran than the lesson's loop (round
@@ -244,7 +244,7 @@ def judge_issue(
     waits less than half a run, and issuing less made training faster in most rounds; on a CPU,
     where nothing is queued, only that second half is tested, and the verdict says so.
     """
-    overhead = min(max(1 - inside_operators / epoch, 0.0), 1.0)
+    overhead = min(max(1 - inside_share, 0.0), 1.0)
     facts = (
         f"with rare recordings an epoch takes {_us(epoch)}, {overhead:.0%} of it outside the "
         f"operators (overhead) and {sync_share:.1%} of a run in the recordings' waits; issuing "
