@@ -118,3 +118,16 @@ def test_amortised_step_matches_the_lesson(data, reference, compile_cache):
         model,
         reference,
     )
+
+
+def test_static_weights_are_marked_for_cuda_graphs():
+    marks = []
+
+    def spy(W1, b1, W2, b2, X, y, onehot, lr):
+        marks.append([getattr(w, "_dynamo_static_input_type", None) for w in (W1, b1, W2, b2)])
+        return loops.handwritten_step(W1, b1, W2, b2, X, y, onehot, lr)
+
+    X, y = torch.randn(12, 4), torch.randint(0, 3, (12,))
+    loops.handwritten_loop(IrisMLP(), X, y, 2, step=spy, static_weights=True)
+    loops.handwritten_loop(IrisMLP(), X, y, 1, step=spy)
+    assert marks == [["unguarded"] * 4] * 2 + [[None] * 4]

@@ -79,6 +79,57 @@ def test_the_roofs_are_measured_on_this_machine():
     assert peak > 0 and bandwidth > 0  # how large is the machine's business, not the test's
 
 
+# Roofs as day 5 measured them on a 2-core EPYC (32 MiB L3), one thread: peak 68 GFLOP/s; a copy
+# of 256 KiB (in cache) 40 GB/s, of 16 MiB 20 GB/s.
+CACHE = Roof(68e9, 40e9, label="cache: copying 256 KiB, 1 thread")
+MEMORY = Roof(68e9, 20e9, label="memory: copying 64 MiB, 1 thread")
+
+
+def test_a_point_under_its_roof_gets_its_share():
+    # The compiled chain on 4 Mi elements: 8 B and 8 FLOPs per element in 1.81 ms.
+    chain = Workload("chain, compiled", 8 * 2**22, 8 * 2**22, 1.81e-3)
+    text = explain(chain, MEMORY)
+    assert "92.7% of what the roof (memory: copying 64 MiB, 1 thread) allows" in text
+    assert "above" not in text
+
+
+def test_a_point_above_the_bandwidth_roof_names_the_roof_that_was_too_low():
+    # The same chain at 170 % of a 20 GB/s roof (as seen on another machine): 1.0 ms.
+    fast = Workload("chain, compiled", 8 * 2**22, 8 * 2**22, 0.987e-3)
+    assert roofline.above_roof(fast, MEMORY).startswith("above the bandwidth roof (memory")
+    text = explain(fast, MEMORY)
+    assert "so that roof was too low for it" in text and "%" not in text.split(". Of its")[0]
+    assert roofline.above_roof(fast, CACHE) is None  # under the cache roof: 85 %
+    assert "85.0% of what the roof (cache" in explain(fast, CACHE)
+
+
+def test_a_point_above_the_flat_roof_says_the_peak_was_too_low():
+    # 2 GFLOP of matrix products in 25 ms is 80 GFLOP/s, above a 68 GFLOP/s peak.
+    matmul = Workload("wide network", 2e9, 12e6, 0.025)
+    assert "above the flat roof" in explain(matmul, MEMORY)
+    assert "the measured peak was too low" in explain(matmul, MEMORY)
+    assert roofline.above_roof(Workload("wide", 2e9, 12e6, 0.04), MEMORY) is None
+
+
+def test_the_last_level_cache_is_read_from_linux(tmp_path):
+    for index, size in enumerate(["48K", "1024K", "32768K"]):  # L1, L2, L3
+        (tmp_path / f"index{index}").mkdir()
+        (tmp_path / f"index{index}" / "size").write_text(size, encoding="utf-8")
+    assert roofline.last_level_cache("cpu", root=tmp_path) == 32 * 2**20
+    assert roofline.last_level_cache("cpu", root=tmp_path / "absent") is None
+    assert roofline.last_level_cache("meta") is None
+
+
+def test_a_roof_is_labelled_by_where_its_copy_fits(monkeypatch):
+    monkeypatch.setattr(roofline, "last_level_cache", lambda device: 32 * 2**20)
+    monkeypatch.setattr(roofline, "measure_bandwidth", lambda device, elements, threads: 1e10)
+    small = roofline.measure_roof("cpu", 2**16, peak_flops=1e11)
+    large = roofline.measure_roof("cpu", 2**22, peak_flops=1e11, threads=2)
+    assert small.label == "cache: copying 256 KiB, 1 thread"
+    assert large.label == "memory: copying 16 MiB, 2 threads"  # 32 MiB: more than half the L3
+    assert (large.peak_flops, large.bandwidth) == (1e11, 1e10)
+
+
 def test_the_chain_is_eight_elementwise_operators():
     x = torch.randn(1000)
     ops = profile_ops(lambda: roofline.elementwise_chain(x), device="cpu")
@@ -100,3 +151,13 @@ def test_draw_marks_every_workload():
     labels = ax.get_legend_handles_labels()[1]
     assert labels == ["roof (test device)", "loop (overhead-bound)", "matmul (compute-bound)"]
     assert ax.get_xscale() == "log" and "FLOPs per byte" in ax.get_xlabel()
+
+
+def test_draw_shows_each_workload_s_roof_once():
+    works = [Workload("loop", 4e4, 2e4, 500e-6), Workload("copy", 8e6, 8e6, 1.2e-3)]
+    ax = roofline.draw([CACHE, MEMORY], works)
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels[:2] == [f"roof ({CACHE.label})", f"roof ({MEMORY.label})"]
+    assert len(roofline.draw([CACHE, CACHE], works).get_lines()) == 1
+    with pytest.raises(ValueError, match="one roof per workload"):
+        roofline.draw([CACHE], works)

@@ -119,6 +119,11 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day05_epochs_per_call":   (10,                         10),
     "day05_wide_rows":         (10_000,                     1000),
     "day05_chain_elements":    (_CHAIN,                     _CHAIN),
+    # Day 5: the copy that measures the cache's bandwidth (256 KiB); whether to time compiling in
+    # fresh processes, cold and warm cache (tens of seconds); a long training, in epochs.
+    "day05_cache_elements":    (2**16,                      2**16),
+    "day05_cold_compile":      (True,                       False),
+    "day05_long_epochs":       (1_000_000,                  1_000_000),
     # Day 6: rows per full-batch step in half decades, 1e2 to 1e6 (fast: 1e4); the wide model's
     # cap on a CPU; repeats; the batch-size sweep over a fixed data set.
     "day06_rows":              (_powers(10**0.5, 4, 12),    _powers(10**0.5, 4, 8)),

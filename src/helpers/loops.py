@@ -121,6 +121,7 @@ def handwritten_loop(
     lr: float = 0.01,
     step: Step = handwritten_step,
     epochs_per_call: int = 1,
+    static_weights: bool = False,
 ) -> list[float]:
     """Train ``model`` with :func:`handwritten_step` (or a compiled version of it, ``step``).
 
@@ -130,13 +131,20 @@ def handwritten_loop(
     on the device until the end. A ``step`` that runs several epochs per call (see
     :func:`amortised_step`) returns that many losses: say how many with ``epochs_per_call``, which
     must divide ``epochs``.
+
+    ``static_weights`` marks the weights' memory as fixed for the compiler
+    (``torch._dynamo.mark_static_address``): CUDA graphs replay recorded addresses, and Inductor
+    declines them for a step that updates inputs in place unless those inputs are marked so.
     """
     if epochs % epochs_per_call:
         raise ValueError(
             f"epochs ({epochs}) must be a multiple of epochs_per_call ({epochs_per_call})"
         )
     weights = [model.fc1.weight, model.fc1.bias, model.fc2.weight, model.fc2.bias]
-    W1, b1, W2, b2 = (w.detach() for w in weights)  # same memory, no autograd
+    W1, b1, W2, b2 = tensors = [w.detach() for w in weights]  # same memory, no autograd
+    if static_weights:
+        for tensor in tensors:
+            torch._dynamo.mark_static_address(tensor)
     onehot = nn.functional.one_hot(y, model.fc2.out_features).to(X.dtype)
     with torch.inference_mode():
         calls = epochs // epochs_per_call
@@ -146,7 +154,8 @@ def handwritten_loop(
 
 def compiled_step(mode: str | None = None) -> Step:
     """:func:`handwritten_step` compiled by ``torch.compile`` (``mode="reduce-overhead"`` uses CUDA
-    graphs on an NVIDIA GPU). Compilation happens at the first call, not here."""
+    graphs on an NVIDIA GPU, when the weights are marked static: see :func:`handwritten_loop`, and
+    :func:`helpers.compiled.graphs_skipped` to check). Compilation happens at the first call."""
     return torch.compile(handwritten_step, fullgraph=True, mode=mode)
 
 

@@ -16,6 +16,12 @@ The roofs are best cases (a large matrix product, a plain copy): real operators 
 them, so a workload counts as overhead-bound only when the roofs account for less than a quarter
 of its time.
 
+A roof holds only in the regime it was measured in. Bandwidth depends on where the bytes live:
+a copy that fits in the last-level cache runs faster than one that streams from memory, so
+:func:`measure_roof` copies as many bytes as the workload it is for moves, with the same threads,
+and labels the roof ``cache`` or ``memory`` (:func:`memory_level`). A point above its roof means the
+roof was measured too low for it; :func:`explain` says so instead of printing more than 100 %.
+
 >>> roof = Roof(peak_flops=100e9, bandwidth=10e9)
 >>> roof.ridge  # FLOPs per byte where the two roofs meet
 10.0
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -88,6 +95,39 @@ class Workload:
         return self.flops / self.seconds
 
 
+def last_level_cache(
+    device: torch.device | str = "cpu", root: Path = Path("/sys/devices/system/cpu/cpu0/cache")
+) -> int | None:
+    """Bytes of the device's last-level cache: on a CPU the largest cache Linux lists for CPU 0
+    (under ``root``), on a CUDA GPU its L2; ``None`` when unknown (another system, device)."""
+    device = torch.device(device)
+    if device.type == "cuda":
+        return getattr(torch.cuda.get_device_properties(device), "L2_cache_size", None) or None
+    if device.type != "cpu":
+        return None
+    sizes = []
+    for index in root.glob("index*"):
+        try:
+            text = (index / "size").read_text(encoding="utf-8").strip()
+        except OSError:
+            continue
+        units = {"K": 2**10, "M": 2**20, "G": 2**30}
+        if text[:-1].isdigit() and text[-1] in units:
+            sizes.append(int(text[:-1]) * units[text[-1]])
+    return max(sizes, default=None)
+
+
+def memory_level(nbytes: float, cache: int | None) -> str:
+    """``'cache'`` when ``nbytes`` (what a copy reads plus writes) fit in half a last-level cache
+    of ``cache`` bytes (the cache holds everything else too, and is often shared), else
+    ``'memory'`` (also when the cache size is unknown).
+
+    >>> memory_level(2 * 2**20, 32 * 2**20), memory_level(32 * 2**20, 32 * 2**20)
+    ('cache', 'memory')
+    """
+    return "cache" if cache is not None and nbytes <= cache / 2 else "memory"
+
+
 def regime(work: Workload, roof: Roof, share: float = 0.25) -> str:
     """Which limit ``work`` meets on ``roof``: ``'compute-bound'``, ``'bandwidth-bound'`` or
     ``'overhead-bound'``.
@@ -113,16 +153,38 @@ def _time(seconds: float) -> str:
     return f"{seconds * 1e9:.3g} ns"
 
 
+def above_roof(work: Workload, roof: Roof) -> str | None:
+    """Why ``work`` sits above ``roof``, naming the roof that was too low; ``None`` when it is
+    under it (a roof is an upper bound only in the regime it was measured in)."""
+    if work.achieved <= roof.attainable(work.intensity):
+        return None
+    if work.intensity * roof.bandwidth < roof.peak_flops:
+        return (
+            f"above the bandwidth roof ({roof.label}), so that roof was too low for it: this "
+            "workload moved its bytes faster than the copy that measured the roof (data reused "
+            "from a cache nearer the core, or a better-vectorised loop than the copy's). Read the "
+            "point as at the roof, not beyond it"
+        )
+    return (
+        f"above the flat roof ({roof.label}), so the measured peak was too low for it: its "
+        "arithmetic ran faster than the matrix product that measured the peak (another shape, "
+        "or more threads). Read the point as at the roof, not beyond it"
+    )
+
+
 def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
-    """One sentence on where ``work`` sits under the roof and what limits it."""
+    """One sentence on where ``work`` sits under the roof and what limits it; a point above its
+    roof is said to be so, with the roof that was too low, instead of a share above 100 %."""
     found = regime(work, roof, share)
     arithmetic, memory = roof.arithmetic_seconds(work), roof.memory_seconds(work)
     reach = work.achieved / roof.attainable(work.intensity)
+    where = above_roof(work, roof) or (
+        f"{reach:.1%} of what the roof ({roof.label}) allows at that intensity"
+    )
     head = (
         f"**{work.name}**: {work.intensity:.3g} FLOPs per byte, {work.achieved / 1e9:.3g} GFLOP/s, "
-        f"{reach:.2%} of what the roof allows at that intensity. Of its {_time(work.seconds)}, "
-        f"arithmetic at the peak would take {_time(arithmetic)} and the memory traffic "
-        f"{_time(memory)}"
+        f"{where}. Of its {_time(work.seconds)}, arithmetic at the peak would take "
+        f"{_time(arithmetic)} and the memory traffic {_time(memory)}"
     )
     if found == "overhead-bound":
         rest = 1 - max(arithmetic, memory) / work.seconds
@@ -154,16 +216,34 @@ def measure_peak_flops(
 
 def measure_bandwidth(device: torch.device | str, elements: int, threads: int = 1) -> float:
     """Bytes per second of copying ``elements`` float32 numbers (read once, written once) on
-    ``device``: the slanted roof, from the fastest of the benchmark's blocks. Day 5 uses 16 MiB on
-    a CPU (larger than its L2 cache, and small enough that the allocator reuses freed memory
-    instead of asking the system for fresh pages each time) and 512 MiB on a GPU (enough to keep
-    it busy for milliseconds)."""
+    ``device``: the slanted roof, from the fastest of the benchmark's blocks. The size decides the
+    regime: a copy that fits in the last-level cache measures the cache, a larger one the memory
+    (:func:`measure_roof` labels which)."""
     device = torch.device(device)
     source = torch.randn(elements, device=device)
     target = torch.empty_like(source)
     target.copy_(source)  # warm-up: the first touch of fresh memory is slower
     seconds = min(benchmark(lambda: target.copy_(source), device=device, threads=threads).samples)
     return 2 * source.element_size() * source.numel() / seconds
+
+
+def _mib(nbytes: float) -> str:
+    return f"{nbytes / 2**20:,.3g} MiB" if nbytes >= 2**20 else f"{nbytes / 2**10:,.3g} KiB"
+
+
+def measure_roof(
+    device: torch.device | str, elements: int, peak_flops: float, threads: int = 1
+) -> Roof:
+    """The roof for workloads that move about ``elements`` float32 numbers at a time with
+    ``threads`` CPU threads: the bandwidth of a copy of that size (labelled ``cache`` or
+    ``memory``, :func:`memory_level`) under the flat roof ``peak_flops`` (measured with the same
+    threads, :func:`measure_peak_flops`)."""
+    device = torch.device(device)
+    bandwidth = measure_bandwidth(device, elements, threads)
+    copied = 4 * elements
+    level = memory_level(2 * copied, last_level_cache(device))
+    who = f", {threads} thread{'s' if threads > 1 else ''}" if device.type == "cpu" else ""
+    return Roof(peak_flops, bandwidth, label=f"{level}: copying {_mib(copied)}{who}")
 
 
 # A chain of eight elementwise operations. Run one operator at a time (eager), each reads its
@@ -195,19 +275,33 @@ def elementwise_chain(x: torch.Tensor) -> torch.Tensor:
     return y + x
 
 
-def draw(roof: Roof, workloads: Sequence[Workload], ax=None, share: float = 0.25):
-    """The roofline on log-log axes, with each workload as a point marked by its regime."""
+def fused_chain():
+    """:func:`elementwise_chain` compiled by ``torch.compile``: one generated loop that reads ``x``
+    once and writes the result once. It compiles at its first call."""
+    return torch.compile(elementwise_chain, fullgraph=True)
+
+
+def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, share: float = 0.25):
+    """The roofline on log-log axes, with each workload as a point marked by its regime.
+
+    ``roof`` is one roof for all workloads, or one per workload (each measured in its regime):
+    every distinct roof is drawn once, with its own line style."""
     import matplotlib.pyplot as plt
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7.5, 4.5))
-    intensities = [w.intensity for w in workloads] + [roof.ridge]
+    roofs = [roof] * len(workloads) if isinstance(roof, Roof) else list(roof)
+    if len(roofs) != len(workloads):
+        raise ValueError(f"one roof per workload: {len(roofs)} roofs, {len(workloads)} workloads")
+    distinct = list(dict.fromkeys(roofs)) or [roof]
+    intensities = [w.intensity for w in workloads] + [r.ridge for r in distinct]
     x = np.logspace(np.log10(min(intensities)) - 1, np.log10(max(intensities)) + 1, 200)
-    ax.plot(x, [roof.attainable(i) for i in x], color="black", lw=2, label=f"roof ({roof.label})")
-    ax.axvline(roof.ridge, color="grey", ls=":", lw=1)
+    for one, style in zip(distinct, ["-", "--", "-.", ":"] * len(distinct), strict=False):
+        ax.plot(x, [one.attainable(i) for i in x], color="black", lw=2, ls=style,
+                label=f"roof ({one.label})")  # fmt: skip
     markers = {"compute-bound": "s", "bandwidth-bound": "^", "overhead-bound": "o"}
-    for work in workloads:
-        found = regime(work, roof, share)
+    for work, its_roof in zip(workloads, roofs, strict=True):
+        found = regime(work, its_roof, share)
         ax.scatter(
             work.intensity,
             work.achieved,
@@ -221,8 +315,9 @@ def draw(roof: Roof, workloads: Sequence[Workload], ax=None, share: float = 0.25
         yscale="log",
         xlabel="arithmetic intensity (FLOPs per byte moved, log scale)",
         ylabel="achieved FLOP/s (log scale)",
-        title=f"Roofline: peak {roof.peak_flops / 1e9:.3g} GFLOP/s, "
-        f"bandwidth {roof.bandwidth / 1e9:.3g} GB/s",
+        title=f"Roofline: peak {distinct[0].peak_flops / 1e9:.3g} GFLOP/s, bandwidth "
+        + ", ".join(f"{r.bandwidth / 1e9:.3g}" for r in distinct)
+        + " GB/s",
     )
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8, loc="lower right")

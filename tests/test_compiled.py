@@ -1,0 +1,135 @@
+"""Compiled variants priced end to end: compile time (cold and warm cache), break-even, advice."""
+
+import math
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import compiled, paths
+
+# Day 5 as measured on 2-core CPUs (one thread): the lesson's loop about 550 µs per epoch; the
+# amortised variant about 40 µs after 21.7 s of compiling with a cold cache, about 3 s warm.
+EPOCH = {"lesson loop": 550e-6, "hand-written step": 150e-6, "amortised": 40e-6}
+COLD = {"amortised": 21.7}
+WARM = {"amortised": 3.0}
+
+
+def test_break_even_counts_the_epochs_the_compile_costs():
+    assert compiled.break_even(21.7, 40e-6, 550e-6) == pytest.approx(42_549, rel=1e-3)
+    assert compiled.break_even(3.0, 40e-6, 550e-6) == pytest.approx(5882, rel=1e-3)
+    assert compiled.break_even(5.8, 160e-6, 150e-6) == math.inf  # slower per epoch: never
+
+
+def test_end_to_end_prices_the_whole_training():
+    table = compiled.end_to_end(EPOCH, COLD, WARM, 20_000, baseline="lesson loop")
+    assert table.loc["lesson loop", "20,000 epochs, cold cache (s)"] == pytest.approx(11.0)
+    assert table.loc["amortised", "20,000 epochs, cold cache (s)"] == pytest.approx(22.5)
+    assert table.loc["amortised", "20,000 epochs, warm cache (s)"] == pytest.approx(3.8)
+    assert table.loc["hand-written step", "compile, cold cache (s)"] == 0.0  # compiles nothing
+    assert table.loc["lesson loop", "break-even, cold (epochs)"] == 0.0  # the baseline itself
+    assert table.loc["amortised", "break-even, warm (epochs)"] == pytest.approx(5882, rel=1e-3)
+    html = compiled.styled(compiled.end_to_end(EPOCH, {}, WARM, 10, "lesson loop")).to_html()
+    assert "not measured" in html and "never" not in html
+    slower = {**EPOCH, "amortised": 600e-6}
+    never = compiled.end_to_end(slower, {}, WARM, 10, "lesson loop")
+    assert "never" in compiled.styled(never).to_html()
+
+
+def test_advice_follows_the_table():
+    table = compiled.end_to_end(EPOCH, COLD, WARM, 20_000, baseline="lesson loop")
+    text = compiled.advice(table, 20_000, 1_000_000)
+    cold, warm = text.split("; ")
+    # Cold: 21.7 s of compiling is more than the 20,000 epochs save over the hand-written step.
+    assert "**hand-written step** for 20,000 epochs (3.0 s in all)" in cold
+    assert "**amortised** for 1,000,000" in cold
+    # Warm: 3 s of loading still outweigh 20,000 epochs x 110 µs saved (2.2 s).
+    assert "**hand-written step** for 20,000 epochs (3.0 s in all)" in warm
+    assert "**amortised** for 1,000,000 (43 s)" in warm
+    without_step = {k: v for k, v in EPOCH.items() if k != "hand-written step"}
+    table = compiled.end_to_end(without_step, COLD, WARM, 20_000, baseline="lesson loop")
+    assert "**amortised** for 20,000 epochs (3.8 s in all)" in compiled.advice(table, 20_000, 10)
+
+
+def test_advice_without_a_cold_measurement_says_so():
+    table = compiled.end_to_end(EPOCH, {}, WARM, 20_000, baseline="lesson loop")
+    assert "with a cold cache: not measured in this run" in compiled.advice(table, 20_000, 10**6)
+
+
+def test_cuda_graphs_are_a_variant_only_on_cuda():
+    assert "hand-written step, CUDA graphs" in compiled.variants("cuda", 10)
+    names = list(compiled.variants("cpu", 10))
+    assert names == ["hand-written step, torch.compile", "amortised: 10 epochs per compiled call"]
+
+
+def test_graph_skips_are_counted(monkeypatch):
+    from torch._dynamo.utils import counters
+
+    before = compiled.graphs_skipped()
+    counters["inductor"]["cudagraph_skips"] += 1  # what Inductor does when it declines graphs
+    assert compiled.graphs_skipped() == before + 1
+
+
+def test_cold_and_warm_caches(monkeypatch, tmp_path):
+    seen = []
+
+    def fake(names, *, device, per_call, cache):
+        seen.append((cache, sorted(Path(cache).iterdir()) if Path(cache).exists() else None))
+        (Path(cache) / f"entry{len(seen)}").write_text("compiled", encoding="utf-8")
+        return {name: 20.0 / len(seen) for name in names}
+
+    monkeypatch.setattr(compiled, "compile_seconds", fake)
+    cold, warm = compiled.cold_and_warm(["a"], device="cpu", per_call=10, cold=True,
+                                        warm_cache=str(tmp_path))  # fmt: skip
+    assert (cold, warm) == ({"a": 20.0}, {"a": 10.0})
+    assert seen[0][0] == seen[1][0] != str(tmp_path)  # the same temporary folder twice
+    assert seen[0][1] == [] and len(seen[1][1]) == 1  # empty first, then filled
+    seen.clear()
+    assert compiled.cold_and_warm(["a"], device="cpu", per_call=10, cold=False,
+                                  warm_cache=str(tmp_path))[0] == {}  # fmt: skip
+    assert seen[0][0] == str(tmp_path)
+    seen.clear()
+    assert compiled.cold_and_warm(["a"], device="cpu", per_call=10, cold=False,
+                                  in_process={"a": 1.5, "b": 2.0}) == ({}, {"a": 1.5})  # fmt: skip
+    assert seen == []  # no fresh process
+
+
+def test_a_failing_child_process_raises_with_its_error(monkeypatch):
+    def failing(*args, **kwargs):
+        return subprocess.CompletedProcess(args, 1, stdout="", stderr="no C compiler found")
+
+    monkeypatch.setattr(compiled.subprocess, "run", failing)
+    with pytest.raises(RuntimeError, match="no C compiler found"):
+        compiled.compile_seconds(["a"], device="cpu", per_call=10, cache="/tmp/x")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_compile_seconds_runs_a_fresh_process():
+    name = "hand-written step, torch.compile"
+    found = compiled.compile_seconds([name], device="cpu", per_call=10, cache=paths.COMPILE_CACHE)
+    assert set(found) == {name} and found[name] > 0
+
+
+def test_compile_all_leaves_out_what_fails_and_says_why(monkeypatch):
+    def broken():
+        raise RuntimeError("no C compiler found")
+
+    monkeypatch.setattr(compiled, "variants", lambda device, per_call: {"a": (broken, 1)})
+    ready, notes = compiled.compile_all("cpu", 10, fresh=lambda: None, X=None, y=None)
+    assert ready == {} and notes["a"].startswith("not available here (RuntimeError: no C")
+    assert notes["hand-written step, CUDA graphs"] == "needs an NVIDIA GPU: not measured here"
+
+
+def test_declined_cuda_graphs_are_left_out(monkeypatch):
+    from torch._dynamo.utils import counters
+
+    def declined(make, k, model, X, y):
+        counters["inductor"]["cudagraph_skips"] += 1  # "skipping cudagraphs due to mutated inputs"
+        return "step", 1.0
+
+    monkeypatch.setattr(compiled, "first_calls", declined)
+    ready, notes = compiled.compile_all("cuda", 10, fresh=lambda: None, X=None, y=None)
+    assert "hand-written step, CUDA graphs" not in ready
+    assert notes["hand-written step, CUDA graphs"].startswith("Inductor declined CUDA graphs")
+    assert len(ready) == 2 and "hand-written step, torch.compile" in ready
