@@ -127,7 +127,12 @@ def compile_seconds(
         arguments = json.dumps({"names": [name], "device": str(device), "per_call": per_call})
         code = f"from helpers.compiled import _child; _child({arguments!r})"
         done = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=timeout
+            [sys.executable, "-c", code],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            encoding="utf-8",
         )
         if done.returncode != 0:
             raise RuntimeError(f"compiling in a fresh process failed: {done.stderr[-800:]}")
