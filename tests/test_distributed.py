@@ -332,6 +332,19 @@ def test_commands_for_one_and_two_machines():
         T.torchrun_command([], nproc=1, nnodes=2)
 
 
+@pytest.mark.parametrize("device", ["cpu", "cuda"])
+def test_the_printed_two_machine_command_parses_with_the_script_s_own_parser(device):
+    from helpers import ddp_train
+
+    text = T.two_machine_commands(nproc_per_node=8, device=device, out="/shared/run 1")
+    args = ddp_train.arguments(T.script_arguments(text))  # exits (SystemExit) if it cannot parse
+    assert args.out == Path("/shared/run 1") and args.parts == ["train"] and args.device == device
+    with pytest.raises(SystemExit):  # the parser does refuse a command without --out
+        ddp_train.arguments(T.script_arguments(text.replace("--out '/shared/run 1'", "")))
+    with pytest.raises(ValueError, match="no '-m module'"):
+        T.script_arguments("torchrun --standalone")
+
+
 def test_a_run_past_its_timeout_is_killed_with_its_children_and_its_temp_folder(tmp_path):
     marker, temp = tmp_path / "child.pid", tmp_path / "temp"
     code = (
