@@ -281,17 +281,6 @@ def test_scaling_refuses_unknown_kinds_and_bad_times():
         S.scaling("weak", 2, 0.0, 0.1, 8)
 
 
-def test_allreduce_estimate_grows_with_latency_steps():
-    assert S.allreduce_seconds(0, 4, bandwidth=1e9, latency=1e-5) == pytest.approx(6e-5)
-
-
-def test_link_fit_without_a_slope_says_so():
-    from helpers.stats import fit_affine
-
-    fit = fit_affine([1, 2, 3, 4], [1.0, 0.9, 0.8, 0.7])
-    assert "no bandwidth" in S.link_fit_text(fit)
-
-
 @pytest.mark.parametrize("recipe", list(S.RECIPES))
 def test_sharding_never_costs_more_and_zero3_divides_everything(recipe):
     memory = list(S.memory_per_gpu(1e9, 8, recipe).values())
