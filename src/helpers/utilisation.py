@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import statistics
 import threading
 import time
 
@@ -197,24 +198,36 @@ def autocast_dtype(device: torch.device | str) -> tuple[torch.dtype, bool, str]:
     return torch.bfloat16, False, "CPU: bfloat16 (fast only with AVX-512 BF16 or AMX)"
 
 
-def cost_verdict(habit: str, ratios) -> str:
-    """How much a habit costs against its fix, from round-by-round ratios (habit time / fix time,
-    e.g. :meth:`helpers.timing.Comparison.ratios`), worded by what the middle half says.
+def cost_verdict(habit: str, habit_seconds, fix_seconds) -> str:
+    """What a habit costs against its fix, from their times in the same interleaved rounds
+    (seconds per sample, round by round): the median of the rounds' ratios, and whether the
+    paired difference (:func:`helpers.stats.paired_difference`, a t-test on the rounds) tells
+    the habit's extra time from zero.
 
-    >>> from helpers.timing import Measurement
-    >>> cost_verdict("a Python loop", Measurement([9.0, 10.0, 11.0, 12.0]))
-    'a Python loop costs 10.5x its fix (middle half of the rounds 9.8x to 11.2x): a real cost.'
-    >>> cost_verdict(".item()", Measurement([0.97, 1.0, 1.02, 1.04])).split(": ")[-1]
-    'no cost these rounds can tell from noise.'
+    >>> fix = [0.51e-3, 0.50e-3, 0.52e-3, 0.50e-3]
+    >>> text = cost_verdict("a Python loop", [30.2e-3, 29.5e-3, 31.0e-3, 30.4e-3], fix)
+    >>> text.split("; ")[0], text.split(": ")[-1]
+    ("a Python loop takes 59× its fix's time (median of 4 rounds' ratios)", 'the interval \
+excludes zero, so a real cost.')
     """
-    q1, q3 = ratios.quartiles
-    spread = f"middle half of the rounds {q1:.1f}x to {q3:.1f}x"
-    text = f"{habit} costs {ratios.median:.1f}x its fix ({spread})"
-    if q1 > 1.05:
-        return f"{text}: a real cost."
-    if q3 < 0.95:
-        return f"{text}: faster than its fix here, which points to noise or a cache effect."
-    return f"{text}: no cost these rounds can tell from noise."
+    from helpers.stats import paired_difference
+
+    ratios = [h / f for h, f in zip(habit_seconds, fix_seconds, strict=True)]
+    difference = paired_difference(habit_seconds, fix_seconds)
+    ratio = statistics.median(ratios)
+    times = f"{ratio:,.0f}×" if ratio >= 10 else f"{ratio:.2f}×"
+    text = (
+        f"{habit} takes {times} its fix's time (median of {len(ratios)} rounds' ratios); habit "
+        f"minus fix: {difference.text(1e3, ' ms', 3)}: {difference.zero_verdict()}"
+    )
+    if not difference.distinguishable:
+        return f"{text}; no cost shows above these rounds' noise."
+    if difference.value > 0:
+        return f"{text}, so a real cost."
+    return (
+        f"{text}, but the habit was the faster one: no habit saves time by costing more, so "
+        "look for an ordering or cache effect in the rounds."
+    )
 
 
 def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
