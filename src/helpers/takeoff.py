@@ -276,6 +276,62 @@ def judge_lesson_range(
     return f"{where}: above {span}."
 
 
+def lesson_bound(cpu: pd.DataFrame, step_seconds: float) -> float | None:
+    """Where the ``cpu`` curve (``rows``, ``seconds``) reaches ``step_seconds``, a GPU's time per
+    step measured at one size only; ``None`` if it stays below it at every size measured.
+
+    A GPU step does not get faster with more rows, so below this row count the CPU is faster:
+    the GPU cannot pay off earlier (a lower bound on the crossover, not the crossover).
+
+    >>> cpu = pd.DataFrame({"rows": [100, 1000, 10000], "seconds": [2e-4, 4e-4, 2e-3]})
+    >>> round(lesson_bound(cpu, 6.7e-4))
+    2092
+    """
+    cpu = cpu.sort_values("rows")
+    flat = np.full(len(cpu), float(step_seconds))
+    return crossover(cpu["rows"], cpu["seconds"], flat)
+
+
+def judge_lesson_bound(
+    bound: float | None, largest: float, step_seconds: float, rows: int = 120
+) -> str:
+    """The lesson's "100k-1M rows", read against the bound that one GPU point gives
+    (:func:`lesson_bound`): conditional words, since a single point is not a curve.
+
+    >>> print(judge_lesson_bound(2300, 1e6, 6.7e-4).split(". ")[1])
+    A GPU step does not get faster with more rows, so the GPU cannot pay off below about 2,300 \
+rows, where your CPU's step reaches that time
+    """
+    low, high = LESSON_RANGE
+    span = f"the lesson's {low:,.0f}-{high:,.0f} rows"
+    head = (
+        f"The lesson's GPU was measured at one size only: {rows} rows, "
+        f"{step_seconds * 1e3:.2f} ms per epoch (a whole loop, divided by its epochs). A GPU step "
+        "does not get faster with more rows, so "
+    )
+    if bound is None:
+        head += (
+            f"the GPU cannot pay off below {largest:,.0f} rows: your CPU's step stays faster than "
+            "that at every size measured."
+        )
+        if largest >= high:
+            return f"{head} That alone rules out {span}: the lesson's estimate is too low here."
+        return f"{head} That bound is below {span}: it neither confirms nor rules it out."
+    head += (
+        f"the GPU cannot pay off below about {bound:,.0f} rows, where your CPU's step reaches "
+        "that time."
+    )
+    if bound > high:
+        return f"{head} That alone rules out {span}: the lesson's estimate is too low here."
+    where = "within" if bound >= low else "below"
+    return (
+        f"{head} That bound is {where} {span}, so it does not rule the range out. Only if the "
+        f"GPU's step stayed at its {rows}-row time up to {bound:,.0f} rows (likely for so small a "
+        "network, but not measured) would it pay off right there; a GPU curve (this machine's, or "
+        "a reference measured on a GPU) turns the bound into a measurement."
+    )
+
+
 RESNET50_FLOPS_PER_IMAGE = 3 * 2 * 3.8e9
 """Training ResNet-50 on one 224x224 image: 3.8 billion multiply-adds forward (He et al., 2016),
 2 FLOPs each, and about 3 times the forward pass for forward plus backward."""
