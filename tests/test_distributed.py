@@ -246,6 +246,7 @@ def test_communication_verdict_says_what_overlap_hid(allreduce, words):
         ("strong", 0.2, "slower than one process"),
         ("weak", 0.105, "near-perfect"),
         ("weak", 0.25, "slower than one process"),
+        ("strong", 0.04, "above the ideal"),  # 1.25x efficiency: a slowed one-process run
     ],
 )
 def test_scaling_verdict_follows_the_numbers(kind, many, words):
@@ -264,7 +265,14 @@ def test_scaling_verdict_blames_shared_cores_only_when_measured_so(contention, w
     assert words in S.scaling_verdict(slower, contention)
 
 
-@pytest.mark.parametrize("beside, words", [(0.031, "about the same"), (0.05, "share its cores")])
+@pytest.mark.parametrize(
+    "beside, words",
+    [
+        (0.031, "about the same"),
+        (0.05, "share its cores"),
+        (0.024, "says nothing about contention"),
+    ],
+)
 def test_contention_verdict_follows_the_ratio(beside, words):
     assert words in S.contention_verdict(128, beside, 0.030)
 

@@ -182,6 +182,12 @@ def scaling_verdict(s: Scaling, contention: float | None = None) -> str:
         return head + (
             f": **slower than one process**: it loses more than the split work saves; {lost}."
         )
+    if s.efficiency > 1.1:
+        return head + (
+            ": **above the ideal**, more than N times one process's throughput from N "
+            "processes: the one-process run was slowed (noise, or data that fits the caches of N "
+            "processes but not of one); repeat it before reading it."
+        )
     if s.efficiency >= 0.9:
         return head + ": **near-perfect** scaling."
     if s.efficiency >= 0.6:
@@ -223,6 +229,12 @@ def contention_verdict(rows: int, beside: float, alone: float) -> str:
     )
     if ratio > SHARED_CORES:
         return f"{head}: {ratio:.2f}× as long: the processes share its cores, memory and caches."
+    if ratio < 1 / SHARED_CORES:
+        return (
+            f"{head}: {ratio:.2f}× as long, faster beside the others than alone, which sharing "
+            "cannot explain: one of the two was disturbed, so this comparison says nothing "
+            "about contention."
+        )
     return (
         f"{head}: about the same ({ratio:.2f}×), so the processes hardly slowed each other's "
         "compute; what the extra process loses goes to communication."

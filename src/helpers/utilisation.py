@@ -230,6 +230,32 @@ excludes zero, so a real cost.')
     )
 
 
+def accumulation_verdict(whole: float, micro: float, parts: int, device_type: str) -> str:
+    """Peak memory (bytes) of a backward pass on the whole batch against ``parts``
+    micro-batches, and what the figures can say on this kind of device.
+
+    >>> accumulation_verdict(410e6, 120e6, 4, "cuda")
+    '4 micro-batches needed 3.4× less peak memory than the whole batch (410 MB against 120 MB).'
+    """
+    sizes = f"{whole / 1e6:,.0f} MB against {micro / 1e6:,.0f} MB"
+    if micro < whole:
+        return (
+            f"{parts} micro-batches needed {whole / max(micro, 1):.1f}× less peak memory than the "
+            f"whole batch ({sizes})."
+        )
+    if device_type == "cuda":
+        return (
+            f"The micro-batches' peak was no lower ({sizes}): the weights, their gradients and "
+            "the optimizer's state, not the activations, set the peak at this batch size."
+        )
+    return (
+        f"The micro-batches' peak read no lower ({sizes}). On a CPU the figure is the process's "
+        "resident memory, not its live tensors: the C allocator keeps some freed blocks for "
+        "reuse and hands others back, so the figure follows the allocator's habits as much as "
+        "the activations. CUDA counts live tensors, and there the smaller activations show."
+    )
+
+
 def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
     """What tuning a hyperparameter changed: the epochs needed to reach a loss (``None`` when not
     reached) and, from ``per_epoch`` (a :class:`helpers.stats.Difference` of the time per run of
@@ -262,15 +288,21 @@ def busy_verdict(name: str, busy: float, mfu: float, kind: str) -> str:
 
     ``busy`` is the share of the time ``kind`` events filled (``"kernel"``: GPU kernels running,
     what ``nvidia-smi`` counts; ``"operator"``: a CPU computing inside operators), ``mfu`` the
-    model FLOP utilisation (achieved FLOP/s over the measured peak).
+    model FLOP utilisation (achieved FLOP/s over the peak measured on this device; practitioners
+    usually divide by the spec sheet's peak, which is higher, so theirs reads lower).
 
     >>> busy_verdict("the lesson's loop", 0.9, 0.002, "kernel").split(": ")[-1]
     'busy, yet the arithmetic units mostly idle (each small operation pays its overhead).'
     """
     what = "kernels were running" if kind == "kernel" else "operators were computing"
     head = f"{name}: {what} {busy:.0%} of the time, arithmetic at {mfu:.2%} of the measured peak"
+    if mfu > 1:
+        return (
+            f"{head}: above the peak, which a step cannot be: the peak's measurement was slowed "
+            "(a busy machine). Re-run both."
+        )
     if busy < 0.5:
-        return f"{head}: mostly waiting (Python, dispatch, launches, data)."
+        return f"{head}: mostly overhead between the operations (Python, dispatch, launches)."
     if mfu < 0.05:
         idle = "busy, yet the arithmetic units mostly idle (each small operation pays its overhead)"
         return f"{head}: {idle}."
