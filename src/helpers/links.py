@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from helpers.distributed import ring_bytes_per_rank
+from helpers.ring import ring_bytes_per_rank
 from helpers.stats import Interval
 
 
