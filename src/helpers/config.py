@@ -108,7 +108,7 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day07_max_epochs":        (3000,                       600),
     # Day 7: copies of the Iris network trained in one batched step, and their epochs per run.
     "day07_models_per_launch": ((1, 8, 64),                 (1, 8, 64)),
-    "day07_many_epochs":       (50,                         10),
+    "day07_many_epochs":       (20,                         5),
     # Day 8: the DDP training run (rows, network, rows per rank per step, steps, checkpoints);
     # the fault demo's extra steps; all-reduce sizes in bytes (32 B, 8 floats, to 64 MiB: a
     # smaller tensor leaves a ring's chunk empty); the small and wide networks whose steps are
