@@ -93,7 +93,7 @@ BATCHED_2 = [0.420, 0.610, 0.450, 0.390, 0.310]  # about even: the overhead agai
 @pytest.mark.parametrize(
     ("k", "lesson", "batched", "ending"),
     [
-        (64, LESSON_64, BATCHED_64, "excludes zero: batching pays."),
+        (64, LESSON_64, BATCHED_64, "batching pays."),
         (1, LESSON_1, BATCHED_1, "outweighs what it shares)."),
         (2, LESSON_2, BATCHED_2, "no difference these rounds can tell from noise."),
     ],

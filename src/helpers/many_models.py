@@ -32,7 +32,7 @@ True
 from __future__ import annotations
 
 import copy
-import statistics
+import math
 from collections.abc import Callable, Sequence
 
 import torch
@@ -119,30 +119,32 @@ class ModelStack:
 def batching_verdict(k: int, lesson_seconds, batched_seconds) -> str:
     """K models trained one after another by the lesson loop against one batched step for all
     of them, from their times in the same interleaved rounds (seconds per sample, the same
-    epochs): the median ratio, and whether a paired difference tells the times apart.
+    epochs). The rounds' ratios are compared in logs (a paired difference of log times, so a
+    ratio's noise counts alike whatever the times are): their geometric mean, and a 95 %
+    interval that says whether the ratio can be told from 1.
 
     >>> print(batching_verdict(64, [1.31, 1.25, 1.40], [0.105, 0.098, 0.110]))
     64 models: one batched step trained them 12.7× as fast as the lesson loop one after \
-another (median of 3 rounds' ratios); the interval of the difference excludes zero: batching \
-pays.
+another (geometric mean of 3 rounds' ratios, 95% interval 12.3× to 13.0×): batching pays.
     """
     from helpers.stats import paired_difference
 
-    ratio = statistics.median(a / b for a, b in zip(lesson_seconds, batched_seconds, strict=True))
-    difference = paired_difference(lesson_seconds, batched_seconds)
+    logs = paired_difference(
+        [math.log(t) for t in lesson_seconds], [math.log(t) for t in batched_seconds]
+    )
     head = (
         f"{k} model{'s' if k > 1 else ''}: one batched step trained "
-        f"{'them' if k > 1 else 'it'} {ratio:.1f}× as fast as the lesson loop"
-        f"{' one after another' if k > 1 else ''} (median of {difference.n} "
-        "rounds' ratios); the interval of the difference"
+        f"{'them' if k > 1 else 'it'} {math.exp(logs.value):.1f}× as fast as the lesson loop"
+        f"{' one after another' if k > 1 else ''} (geometric mean of {logs.n} rounds' ratios, "
+        f"95% interval {math.exp(logs.low):.1f}× to {math.exp(logs.high):.1f}×)"
     )
-    if not difference.distinguishable:
-        return f"{head} includes zero: no difference these rounds can tell from noise."
-    if difference.value > 0:
-        return f"{head} excludes zero: batching pays."
+    if not logs.distinguishable:
+        return f"{head}: the interval holds 1×, so no difference these rounds can tell from noise."
+    if logs.value > 0:
+        return f"{head}: batching pays."
     return (
-        f"{head} excludes zero: the batched step is slower here (its own overhead, vmap's "
-        "bookkeeping, outweighs what it shares)."
+        f"{head}: the batched step is slower here (its own overhead, vmap's bookkeeping, "
+        "outweighs what it shares)."
     )
 
 
