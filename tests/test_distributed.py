@@ -246,6 +246,7 @@ def test_communication_verdict_says_what_overlap_hid(allreduce, words):
         ("strong", 0.2, "slower than one process"),
         ("weak", 0.105, "near-perfect"),
         ("weak", 0.25, "slower than one process"),
+        ("strong", 0.04, "above the ideal"),  # 1.25x efficiency: a slowed one-process run
     ],
 )
 def test_scaling_verdict_follows_the_numbers(kind, many, words):
@@ -264,7 +265,14 @@ def test_scaling_verdict_blames_shared_cores_only_when_measured_so(contention, w
     assert words in S.scaling_verdict(slower, contention)
 
 
-@pytest.mark.parametrize("beside, words", [(0.031, "about the same"), (0.05, "share its cores")])
+@pytest.mark.parametrize(
+    "beside, words",
+    [
+        (0.031, "about the same"),
+        (0.05, "share its cores"),
+        (0.024, "says nothing about contention"),
+    ],
+)
 def test_contention_verdict_follows_the_ratio(beside, words):
     assert words in S.contention_verdict(128, beside, 0.030)
 
@@ -279,17 +287,6 @@ def test_scaling_refuses_unknown_kinds_and_bad_times():
         S.scaling("sideways", 2, 0.1, 0.1, 8)
     with pytest.raises(ValueError):
         S.scaling("weak", 2, 0.0, 0.1, 8)
-
-
-def test_allreduce_estimate_grows_with_latency_steps():
-    assert S.allreduce_seconds(0, 4, bandwidth=1e9, latency=1e-5) == pytest.approx(6e-5)
-
-
-def test_link_fit_without_a_slope_says_so():
-    from helpers.stats import fit_affine
-
-    fit = fit_affine([1, 2, 3, 4], [1.0, 0.9, 0.8, 0.7])
-    assert "no bandwidth" in S.link_fit_text(fit)
 
 
 @pytest.mark.parametrize("recipe", list(S.RECIPES))
@@ -330,6 +327,19 @@ def test_commands_for_one_and_two_machines():
     assert T.two_machine_commands(nproc_per_node=8, device="cuda").endswith("--device cuda")
     with pytest.raises(ValueError, match="rdzv_endpoint"):
         T.torchrun_command([], nproc=1, nnodes=2)
+
+
+@pytest.mark.parametrize("device", ["cpu", "cuda"])
+def test_the_printed_two_machine_command_parses_with_the_script_s_own_parser(device):
+    from helpers import ddp_train
+
+    text = T.two_machine_commands(nproc_per_node=8, device=device, out="/shared/run 1")
+    args = ddp_train.arguments(T.script_arguments(text))  # exits (SystemExit) if it cannot parse
+    assert args.out == Path("/shared/run 1") and args.parts == ["train"] and args.device == device
+    with pytest.raises(SystemExit):  # the parser does refuse a command without --out
+        ddp_train.arguments(T.script_arguments(text.replace("--out '/shared/run 1'", "")))
+    with pytest.raises(ValueError, match="no '-m module'"):
+        T.script_arguments("torchrun --standalone")
 
 
 def test_a_run_past_its_timeout_is_killed_with_its_children_and_its_temp_folder(tmp_path):
@@ -457,7 +467,9 @@ def test_run_ranks_with_spawn_sends_a_function_defined_in_a_notebook(monkeypatch
     exec(  # a function as a notebook cell defines it: in __main__, not importable
         "import torch\ndef twice(tensor):\n    return tensor * 2\n", namespace
     )
-    monkeypatch.setattr(D, "START_METHOD", "spawn")
+    from helpers import ranks
+
+    monkeypatch.setattr(ranks, "START_METHOD", "spawn")
     run = D.run_ranks(namespace["twice"], [torch.ones(2), torch.full((2,), 3.0)], timeout=120)
     assert torch.equal(run["results"], torch.tensor([[2.0, 2.0], [6.0, 6.0]]))
     with pytest.raises(NotImplementedError, match="rank 0 of 1"):

@@ -139,3 +139,56 @@ def test_a_gpu_faster_from_the_start_is_said_so():
     text = takeoff.judge_lesson_range(100, 1e6, "a GPU", smallest=100)
     assert "faster already at the smallest size measured (100 rows)" in text
     assert text.endswith("far below the lesson's 100,000-1,000,000.")
+
+
+# Day 6 without a GPU curve: the lesson's one GPU point, 20,000 epochs in 13.43 s, bounds the
+# crossover from below. CPU times per step of IrisMLP 4-10-3 on this machine kind (one thread)
+# at 100 rows to 1,000,000, and on a hypothetical many-core server CPU, ten times as fast.
+LESSON_STEP = 13.43 / 20_000
+ROWS = [100, 1_000, 10_000, 100_000, 1_000_000]
+THIS_CPU = [0.23e-3, 0.36e-3, 1.7e-3, 17.6e-3, 252e-3]
+SERVER_CPU = [0.05e-3, 0.06e-3, 0.2e-3, 0.4e-3, 3.0e-3]
+
+
+def _curve(seconds, rows=ROWS):
+    import pandas as pd
+
+    return pd.DataFrame({"rows": rows, "seconds": seconds})
+
+
+def test_one_gpu_point_bounds_the_crossover_from_below():
+    bound = takeoff.lesson_bound(_curve(THIS_CPU), LESSON_STEP)
+    assert 1_000 < bound < 10_000  # where this CPU's step reaches the lesson's 0.67 ms
+    # the CPU is faster than the GPU's floor at every size below the bound
+    assert takeoff.lesson_bound(_curve(THIS_CPU[:2], ROWS[:2]), LESSON_STEP) is None
+
+
+@pytest.mark.parametrize(
+    ("seconds", "rows", "step", "ending"),
+    [
+        (THIS_CPU, ROWS, LESSON_STEP, "turns the bound into a measurement."),
+        (SERVER_CPU, ROWS, LESSON_STEP, "turns the bound into a measurement."),
+        # fast mode stops at 10,000 rows; a quick CPU stays below 0.67 ms that far
+        ([0.05e-3, 0.1e-3, 0.5e-3], ROWS[:3], LESSON_STEP, "neither confirms nor rules it out."),
+        # unreachable with the lesson's point (no CPU steps 1,000,000 rows in 0.67 ms): a GPU
+        # point of 0.5 s per step, to show the branches work
+        (THIS_CPU, ROWS, 0.5, "the lesson's estimate is too low here."),
+        ([*THIS_CPU, 2.52], [*ROWS, 10**7], 0.5, "the lesson's estimate is too low here."),
+    ],
+)
+def test_the_lesson_s_range_is_judged_by_the_bound(seconds, rows, step, ending):
+    bound = takeoff.lesson_bound(_curve(seconds, rows), step)
+    text = takeoff.judge_lesson_bound(bound, max(rows), step)
+    assert text.endswith(ending), text
+    assert "measured at one size only: 120 rows" in text
+
+
+def test_the_bound_s_words_say_below_or_within_the_lesson_s_range():
+    this = takeoff.judge_lesson_bound(
+        takeoff.lesson_bound(_curve(THIS_CPU), LESSON_STEP), 1e6, LESSON_STEP
+    )
+    server = takeoff.judge_lesson_bound(
+        takeoff.lesson_bound(_curve(SERVER_CPU), LESSON_STEP), 1e6, LESSON_STEP
+    )
+    assert "That bound is below the lesson's" in this
+    assert "That bound is within the lesson's" in server

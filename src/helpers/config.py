@@ -143,17 +143,21 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day07_wide_rows":         (4096,                       1024),
     "day07_tuning_epochs":     (300,                        60),
     "day07_max_epochs":        (3000,                       600),
+    # Day 7: copies of the Iris network trained in one batched step, and their epochs per run.
+    "day07_models_per_launch": ((1, 8, 64),                 (1, 8, 64)),
+    "day07_many_epochs":       (20,                         5),
     # Day 8: the DDP training run (rows, network, rows per rank per step, steps, checkpoints);
-    # the fault demo's extra steps; all-reduce sizes in bytes (4 B to 64 MiB); the small and wide
-    # networks whose steps are split into compute and communication, their rows per rank, steps
-    # per sample, and repeats of every timing.
+    # the fault demo's extra steps; all-reduce sizes in bytes (32 B, 8 floats, to 64 MiB: a
+    # smaller tensor leaves a ring's chunk empty); the small and wide networks whose steps are
+    # split into compute and communication, their rows per rank, steps per sample, and repeats
+    # of every timing.
     "day08_rows":              (4096,                       512),
     "day08_widths":            ((16, 64, 64, 4),            (16, 64, 64, 4)),
     "day08_batch":             (32,                         16),
     "day08_steps":             (60,                         20),
     "day08_every":             (10,                         5),
     "day08_more_steps":        (40,                         12),
-    "day08_sizes":             (_powers(2, 2, 26, 3),       _powers(2, 2, 22, 5)),
+    "day08_sizes":             (_powers(2, 5, 26, 3),       _powers(2, 7, 22, 5)),
     "day08_small":             ((4, 10, 3),                 (4, 10, 3)),
     "day08_wide":              ((256, 1024, 1024, 1024, 10), (64, 512, 512, 10)),
     "day08_split_rows":        (128,                        32),

@@ -8,12 +8,12 @@ this module holds what the lesson builds around it:
 * :func:`rank_rows` and :func:`reference_weights`: which rows each rank trains on at each step,
   and the one-process run with the combined batch that DDP must equal;
 * :func:`ring_all_reduce`: an all-reduce written from point-to-point ``isend``/``irecv``, and
-  :func:`count_sends`, which counts the bytes that really went through ``isend``;
+  :func:`count_sends`, which counts the bytes that really went through ``isend`` (both in
+  :mod:`helpers.ring`, importable from here);
 * :func:`save_checkpoint` / :func:`load_checkpoint`: written by rank 0, atomically (write, then
   rename), so a worker killed at any moment never leaves half a checkpoint;
-* :func:`run_ranks`: run a function on several local processes over loopback (forked, or
-  spawned with the function pickled by value, so it works on functions defined in a notebook),
-  for the homework's tests;
+* :func:`run_ranks`: run a function on several local processes over loopback (forked, so it
+  works on functions defined in a notebook), for the homework's tests (in :mod:`helpers.ranks`);
 
 Launching is in :mod:`helpers.torchrun`, the numbers (timing, scaling, memory) in
 :mod:`helpers.scaling`, the script ``torchrun`` runs in :mod:`helpers.ddp_train`. Used on day 8.
@@ -26,27 +26,25 @@ from __future__ import annotations
 
 import contextlib
 import math
-import multiprocessing
-import multiprocessing.connection
 import os
-import shutil
-import tempfile
-import time
-import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 
-import cloudpickle
-import numpy as np
 import torch
-import torch.distributed as dist
 
-from helpers.config import START_METHOD
 from helpers.device import get_device
 from helpers.models import mlp
+from helpers.ranks import RankFailed, run_ranks
+from helpers.ring import SendCounter, count_sends, ring_all_reduce, ring_bytes_per_rank
 from helpers.training import sgd_step
+
+__all__ = [  # the ring and run_ranks live in their own modules; importable from here as before
+    "Plan", "RankFailed", "SendCounter", "backend_for", "count_sends", "hide_distributed_sampler",
+    "load_checkpoint", "make_data", "make_model", "make_optimizer", "max_difference", "plan",
+    "rank_rows", "reference_weights", "ring_all_reduce", "ring_bytes_per_rank", "run_ranks",
+    "same_weights_verdict", "sampler_rows", "save_checkpoint",
+]  # fmt: skip
 
 # --- Which backend, how many processes ---------------------------------------------------------
 
@@ -256,123 +254,6 @@ def same_weights_verdict(
     )
 
 
-# --- All-reduce by hand ------------------------------------------------------------------------
-
-
-def _peer(group, rank: int) -> int:
-    """The global rank of ``rank`` in ``group`` (send and recv take global ranks)."""
-    return rank if group is None else dist.get_global_rank(group, rank)
-
-
-def _exchange(send: torch.Tensor, receive: torch.Tensor, right: int, left: int, group) -> None:
-    """Send ``send`` to the right neighbour while receiving ``receive`` from the left one."""
-    requests = []  # an empty chunk is neither sent nor received (its peer skips it too)
-    if send.numel():
-        requests.append(dist.isend(send, right, group))
-    if receive.numel():
-        requests.append(dist.irecv(receive, left, group))
-    for request in requests:
-        request.wait()
-
-
-def ring_all_reduce(tensor: torch.Tensor, group=None) -> torch.Tensor:
-    """Sum ``tensor`` over all ranks of ``group``, in place, as a ring; returns ``tensor``.
-
-    The tensor is cut into p chunks. **Reduce-scatter**: in p - 1 steps, each rank sends one chunk
-    to its right neighbour and adds the chunk arriving from its left one; afterwards each rank
-    holds the full sum of one chunk. **All-gather**: in p - 1 more steps the finished chunks
-    travel round the ring. Each rank sends 2(p - 1) chunks of N / p elements: 2(p - 1)/p x N in
-    all, whatever p is, which is why rings scale.
-    """
-    if not tensor.is_contiguous():
-        raise ValueError("ring_all_reduce works in place and needs a contiguous tensor")
-    rank, world = dist.get_rank(group), dist.get_world_size(group)
-    if world == 1:
-        return tensor
-    right, left = _peer(group, (rank + 1) % world), _peer(group, (rank - 1) % world)
-    chunks = tensor.view(-1).tensor_split(world)
-    incoming = torch.empty_like(chunks[0])  # the first chunk is the largest
-    for step in range(world - 1):  # reduce-scatter
-        send, receive = chunks[(rank - step) % world], chunks[(rank - step - 1) % world]
-        buffer = incoming[: receive.numel()]
-        _exchange(send, buffer, right, left, group)
-        receive.add_(buffer)
-    for step in range(world - 1):  # all-gather
-        send, receive = chunks[(rank + 1 - step) % world], chunks[(rank - step) % world]
-        _exchange(send, receive, right, left, group)
-    return tensor
-
-
-def ring_bytes_per_rank(n_bytes: float, world_size: int) -> float:
-    """What each rank sends in a ring all-reduce of ``n_bytes``: 2(p - 1)/p x N.
-
-    >>> ring_bytes_per_rank(100, 2), ring_bytes_per_rank(100, 1)
-    (100.0, 0.0)
-    """
-    if world_size < 1:
-        raise ValueError(f"world_size must be at least 1, got {world_size}")
-    return 2 * (world_size - 1) / world_size * n_bytes
-
-
-@dataclass
-class SendCounter:
-    """Bytes and messages that went through ``torch.distributed.isend`` (and ``send``)."""
-
-    bytes: int = 0
-    messages: int = 0
-
-
-_COLLECTIVES = (
-    "all_reduce",
-    "reduce",
-    "all_gather",
-    "all_gather_into_tensor",
-    "reduce_scatter",
-    "reduce_scatter_tensor",
-    "broadcast",
-    "gather",
-    "scatter",
-    "all_to_all",
-    "all_to_all_single",
-)
-
-
-@contextlib.contextmanager
-def count_sends(forbid_collectives: bool = False) -> Iterator[SendCounter]:
-    """Count what is sent with ``dist.send``/``dist.isend`` (also inside ``batch_isend_irecv``)
-    while the block runs; with ``forbid_collectives``, ``dist.all_reduce`` and the other
-    collectives raise instead of running (a ring must be built from sends and receives)."""
-    from torch.distributed import distributed_c10d as c10d
-
-    counter = SendCounter()
-    original = c10d.isend
-
-    def counted_isend(tensor, *args, **kwargs):
-        counter.bytes += tensor.numel() * tensor.element_size()
-        counter.messages += 1
-        return original(tensor, *args, **kwargs)
-
-    def forbidden(name):
-        def refuse(*args, **kwargs):
-            raise RuntimeError(f"dist.{name} is a collective: build the ring from send and recv")
-
-        return refuse
-
-    saved = {name: getattr(c10d, name) for name in ("isend", *_COLLECTIVES)}
-    replaced = {"isend": counted_isend}
-    if forbid_collectives:
-        replaced |= {name: forbidden(name) for name in _COLLECTIVES}
-    try:
-        for name, fn in replaced.items():  # `send` calls c10d.isend, so it is counted too
-            setattr(c10d, name, fn)
-            setattr(dist, name, fn)
-        yield counter
-    finally:
-        for name, fn in saved.items():
-            setattr(c10d, name, fn)
-            setattr(dist, name, fn)
-
-
 # --- Checkpoints ---------------------------------------------------------------------------
 
 
@@ -400,135 +281,3 @@ def load_checkpoint(path: Path) -> dict | None:
     if not path.is_file():
         return None
     return torch.load(path, map_location="cpu", weights_only=True)
-
-
-# --- Running a function on several local processes (homework tests) --------------------------
-
-
-class RankFailed(RuntimeError):
-    """A function run by :func:`run_ranks` raised on some rank, or a rank died."""
-
-
-def _rank_main(fn, rank, world, store_file, tensor, connection, timeout, forbid) -> None:
-    """One process: join the group, run ``fn`` (pickled by value when the process was not
-    forked), send back plain data."""
-    try:
-        if isinstance(fn, bytes):
-            fn = cloudpickle.loads(fn)
-        torch.set_num_threads(1)
-        store = dist.FileStore(store_file, world)
-        store.set_timeout(timedelta(seconds=timeout))
-        dist.init_process_group("gloo", store=store, rank=rank, world_size=world)
-        original = tensor.clone()
-        with count_sends(forbid_collectives=forbid) as counter:
-            result = fn(tensor)
-        if not isinstance(result, torch.Tensor):
-            raise TypeError(f"the function returned {type(result).__name__}, not a tensor")
-        connection.send(
-            {
-                "result": result.detach().cpu().numpy().copy(),
-                "bytes": counter.bytes,
-                "input_changed": not torch.equal(tensor, original),
-            }
-        )
-        dist.destroy_process_group()
-    except BaseException as err:  # noqa: BLE001 - reported to the parent as text
-        torch_folder = os.path.dirname(torch.__file__)
-        frames = [
-            f
-            for f in traceback.extract_tb(err.__traceback__)
-            if not f.filename.startswith(torch_folder) and f.filename != __file__
-        ]
-        where = f" (line {frames[-1].lineno} of your code)" if frames else ""
-        connection.send(
-            {"error": f"{type(err).__name__}: {err}{where}", "kind": type(err).__name__}
-        )
-    finally:
-        connection.close()
-
-
-def run_ranks(
-    fn: Callable[[torch.Tensor], torch.Tensor],
-    inputs: Sequence[torch.Tensor],
-    *,
-    timeout: float = 60.0,
-    forbid_collectives: bool = True,
-) -> dict:
-    """Run ``fn(inputs[rank])`` on ``len(inputs)`` processes joined in a gloo group over
-    127.0.0.1, and collect plain data back.
-
-    The processes are forked from this one where the system can fork, so ``fn`` may be defined in
-    a notebook (nothing is pickled on the way in). Where processes start with spawn (Windows, or
-    ``COURSE_START_METHOD=spawn``, as on macOS), a fresh interpreter cannot import a function
-    defined in a notebook, so ``fn`` travels pickled by value (cloudpickle).
-    They meet through a file store in a fresh temporary folder, not a TCP store: a TCP store's
-    server is a thread of this process, and a thread that holds a C library lock (looking up an
-    address) while this process forks leaves the child stuck on that lock.
-
-    Returns ``{"results": tensor (one row per rank), "bytes_sent": [bytes
-    each rank sent with send/isend], "input_changed": [whether fn changed its input]}``.
-    Raises :class:`RankFailed` (or ``NotImplementedError``, for an unanswered exercise) when a
-    rank raises, and ``TimeoutError`` when the ranks do not finish within ``timeout`` seconds
-    (the usual sign of a send without its matching receive).
-    """
-    world = len(inputs)
-    if world < 1:
-        raise ValueError("give one input tensor per rank")
-    method = START_METHOD or (
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    )
-    context = multiprocessing.get_context(method)
-    sent = fn if method == "fork" else cloudpickle.dumps(fn)
-    folder = tempfile.mkdtemp(prefix="run-ranks-")
-    store_file = os.path.join(folder, "store")
-    processes, connections = [], []
-    for rank, tensor in enumerate(inputs):
-        receiver, sender = context.Pipe(duplex=False)
-        args = (sent, rank, world, store_file, tensor.clone(), sender, timeout, forbid_collectives)
-        process = context.Process(target=_rank_main, args=args, daemon=True)
-        process.start()
-        sender.close()
-        processes.append(process)
-        connections.append(receiver)
-    answers: dict[int, dict] = {}
-    deadline = time.monotonic() + timeout
-    finished = False
-    try:
-        while len(answers) < world:
-            waiting = [c for r, c in enumerate(connections) if r not in answers]
-            ready = multiprocessing.connection.wait(waiting, deadline - time.monotonic())
-            if not ready:
-                late = ", ".join(str(r) for r in range(world) if r not in answers)
-                raise TimeoutError(
-                    f"rank(s) {late} did not finish within {timeout:.0f} s: a send without a "
-                    "matching receive (or a receive with no send) waits forever"
-                )
-            for rank in sorted(connections.index(c) for c in ready):  # lowest rank first
-                connection = connections[rank]
-                try:
-                    answers[rank] = connection.recv()
-                except EOFError:
-                    code = processes[rank].exitcode
-                    answers[rank] = {"error": f"the process died (exit code {code})", "kind": ""}
-                if "error" in answers[rank]:
-                    kind = answers[rank]["kind"]
-                    error = NotImplementedError if kind == "NotImplementedError" else RankFailed
-                    raise error(f"rank {rank} of {world}: {answers[rank]['error']}")
-        finished = True
-    finally:
-        for process in processes:  # after a failure the others may wait forever: kill them
-            process.join(timeout=5 if finished else 0)
-            if process.is_alive():
-                process.kill()
-                process.join()
-        for connection in connections:
-            connection.close()
-        shutil.rmtree(folder, ignore_errors=True)
-    shapes = {tuple(answers[r]["result"].shape) for r in range(world)}
-    if len(shapes) > 1:
-        raise RankFailed(f"the ranks returned tensors of different shapes: {sorted(shapes)}")
-    return {
-        "results": torch.from_numpy(np.stack([answers[r]["result"] for r in range(world)])),
-        "bytes_sent": [answers[r]["bytes"] for r in range(world)],
-        "input_changed": [answers[r]["input_changed"] for r in range(world)],
-    }

@@ -5,14 +5,11 @@
 * :func:`communication_split`: a DDP step split into compute and the communication it waits for,
   and :func:`communication_verdict` in words;
 * :func:`scaling` / :func:`scaling_verdict`: strong and weak scaling, speed-up and efficiency;
-* :func:`allreduce_seconds` and :data:`LINKS`: what an all-reduce costs on a link whose stated
-  bandwidth you know (8 GPUs, 2 machines); :func:`link_fit_text`: latency and bandwidth from the
-  course's affine fit;
 * :func:`effective_batch` and :func:`scaled_lr`: the batch behind each step, and the learning-rate
   rule that goes with it;
 * :func:`memory_per_gpu`: what ZeRO / FSDP sharding saves per GPU.
 
-Used on day 8.
+Latency and bandwidth (the α-β model) are in :mod:`helpers.links`. Used on day 8.
 
 >>> effective_batch(32, world_size=8, accumulation=2), scaled_lr(0.1, base_batch=256, batch=1024)
 (512, 0.4)
@@ -26,7 +23,6 @@ from dataclasses import dataclass
 
 import torch
 
-from helpers.distributed import ring_bytes_per_rank
 from helpers.timing import Measurement, timed
 
 # --- Timing steps, communication against compute, scaling ------------------------------------
@@ -186,6 +182,12 @@ def scaling_verdict(s: Scaling, contention: float | None = None) -> str:
         return head + (
             f": **slower than one process**: it loses more than the split work saves; {lost}."
         )
+    if s.efficiency > 1.1:
+        return head + (
+            ": **above the ideal**, more than N times one process's throughput from N "
+            "processes: the one-process run was slowed (noise, or data that fits the caches of N "
+            "processes but not of one); repeat it before reading it."
+        )
     if s.efficiency >= 0.9:
         return head + ": **near-perfect** scaling."
     if s.efficiency >= 0.6:
@@ -227,52 +229,15 @@ def contention_verdict(rows: int, beside: float, alone: float) -> str:
     )
     if ratio > SHARED_CORES:
         return f"{head}: {ratio:.2f}× as long: the processes share its cores, memory and caches."
+    if ratio < 1 / SHARED_CORES:
+        return (
+            f"{head}: {ratio:.2f}× as long, faster beside the others than alone, which sharing "
+            "cannot explain: one of the two was disturbed, so this comparison says nothing "
+            "about contention."
+        )
     return (
         f"{head}: about the same ({ratio:.2f}×), so the processes hardly slowed each other's "
         "compute; what the extra process loses goes to communication."
-    )
-
-
-def allreduce_seconds(n_bytes: float, world_size: int, bandwidth: float, latency: float = 0.0):
-    """The ring all-reduce's time on a link: ``2(p - 1)`` latencies plus ``2(p-1)/p x N`` bytes
-    at ``bandwidth`` bytes/s (the slowest link in the ring sets it).
-
-    >>> round(allreduce_seconds(2e9, 8, bandwidth=450e9) * 1e3, 2)  # 1B bf16 params, NVLink
-    7.78
-    """
-    steps = 2 * (world_size - 1)
-    return steps * latency + ring_bytes_per_rank(n_bytes, world_size) / bandwidth
-
-
-LINKS = {
-    "PCIe 4.0 x16": 32e9,
-    "PCIe 5.0 x16": 64e9,
-    "NVLink 4 (H100 SXM)": 450e9,
-    "100 Gb/s Ethernet": 12.5e9,
-    "InfiniBand NDR (400 Gb/s)": 50e9,
-}
-"""Stated (vendor) bandwidths per direction, in bytes/s: figures from specifications, not
-measured by the course. NVLink 4's 900 GB/s per H100 counts both directions."""
-
-
-def link_fit_text(fit, unit_bytes: str = "bytes each rank sends") -> str:
-    """Latency and bandwidth from ``fit_affine(bytes, seconds)``: a = latency, 1/b = bandwidth.
-
-    >>> from helpers.stats import fit_affine
-    >>> fit = fit_affine([0, 1e6, 2e6, 3e6], [50e-6, 1.05e-3, 2.05e-3, 3.05e-3])
-    >>> text = link_fit_text(fit)
-    >>> text[:19], "bandwidth **1.00 GB/s**" in text
-    ('latency **50.0 µs**', True)
-    """
-    a, b = fit.a, fit.b
-    if b.value <= 0:
-        return "the time does not grow with the size here: no bandwidth can be read from it"
-    low = 1 / b.high / 1e9 if b.high > 0 else float("nan")
-    high = 1 / b.low / 1e9 if b.low > 0 else float("inf")
-    return (
-        f"latency **{a.value * 1e6:.1f} µs** (95% interval {a.low * 1e6:.1f} to "
-        f"{a.high * 1e6:.1f} µs), bandwidth **{1 / b.value / 1e9:.2f} GB/s** (95% interval "
-        f"{low:.2f} to {high:.2f} GB/s) of {unit_bytes}"
     )
 
 

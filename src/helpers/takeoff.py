@@ -3,8 +3,9 @@ reuses the step timing).
 
 A training step costs a fixed overhead (launching a few dozen operations, Python, autograd) plus
 time that grows with the work. :func:`sweep` measures time per step over a range of row counts for
-a few network widths; :func:`takeoff` and :func:`crossover` find, from the data, where the work
-starts to dominate the overhead and where one device overtakes another.
+a few network widths; :func:`takeoff` finds, from the data, where the work
+starts to dominate the overhead; :mod:`helpers.crossover` finds where one device overtakes
+another (its names are importable from here too).
 
 The reference GPU curve shown to learners without a GPU is written by
 ``python -m helpers gpu-check`` on a machine with one (copied to ``data/gpu_reference.json``).
@@ -13,7 +14,6 @@ The reference GPU curve shown to learners without a GPU is written by
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,10 +22,26 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
+from helpers.crossover import (
+    LESSON_RANGE,
+    _crossing,
+    crossover,
+    curve_crossover,
+    judge_lesson_bound,
+    judge_lesson_range,
+    lesson_bound,
+)
 from helpers.models import mlp
 from helpers.paths import GPU_REFERENCE
 from helpers.timing import benchmark
 from helpers.training import sgd_step
+
+__all__ = [  # where curves cross, and the lesson's range, live in helpers.crossover
+    "IMAGENET_IMAGES", "LESSON_RANGE", "MODELS", "RESNET50_FLOPS_PER_IMAGE", "TAKEOFF_FACTOR",
+    "bytes_per_step", "crossover", "curve_crossover", "curve_shape", "flops_per_step",
+    "judge_lesson_bound", "judge_lesson_range", "lesson_bound", "load_reference", "step_time",
+    "sweep", "takeoff", "training_estimate",
+]  # fmt: skip
 
 MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
 """The two networks of the lesson, by their layer widths."""
@@ -134,20 +150,6 @@ def sweep(
     return pd.DataFrame(table)
 
 
-def _crossing(x: np.ndarray, y: np.ndarray, level: np.ndarray) -> float | None:
-    """The first x where y rises through ``level``, interpolated on log-log axes."""
-    above = y >= level
-    if not above.any():
-        return None
-    i = int(np.argmax(above))
-    if i == 0:
-        return float(x[0])
-    lx, ly, ll = np.log(x[i - 1 : i + 1]), np.log(y[i - 1 : i + 1]), np.log(level[i - 1 : i + 1])
-    gap = ly - ll
-    t = gap[0] / (gap[0] - gap[1])
-    return float(math.exp(lx[0] + t * (lx[1] - lx[0])))
-
-
 def _curve(rows: Sequence[float], seconds: Sequence[float], caller: str):
     """One measured curve as two float arrays, checked: at least two sizes, increasing."""
     x, y = np.asarray(rows, dtype=float), np.asarray(seconds, dtype=float)
@@ -207,73 +209,6 @@ def curve_shape(name: str, rows: Sequence[float], seconds: Sequence[float]) -> s
         f"**{name}**: rising from the smallest size measured ({x[0]:,.0f} rows): the work already "
         "outweighs the fixed overhead there."
     )
-
-
-def crossover(
-    rows: Sequence[float], slower_at_first: Sequence[float], faster_later: Sequence[float]
-) -> float | None:
-    """The row count where the second curve becomes faster than the first (e.g. the GPU's time
-    per step drops below the CPU's), interpolated on log-log axes; ``None`` if it never does, and
-    the first size if it is faster from the start."""
-    x = np.asarray(rows, dtype=float)
-    a, b = np.asarray(slower_at_first, dtype=float), np.asarray(faster_later, dtype=float)
-    if not (len(x) == len(a) == len(b)) or len(x) < 1:
-        raise ValueError("crossover() needs three sequences of the same, non-zero length")
-    return _crossing(x, a, b)
-
-
-def curve_crossover(cpu: pd.DataFrame, gpu: pd.DataFrame) -> float | None:
-    """Where the ``gpu`` curve's time per step drops below the ``cpu`` curve's (both tables with
-    ``rows`` and ``seconds``, one model, e.g. from :func:`sweep` or a stored reference).
-
-    The GPU's time is interpolated on log-log axes at the CPU's row counts, within the rows both
-    curves cover. ``None`` when the GPU is never faster there.
-
-    >>> cpu = pd.DataFrame({"rows": [100, 1000, 10000], "seconds": [1e-4, 5e-4, 5e-3]})
-    >>> gpu = pd.DataFrame({"rows": [100, 10000], "seconds": [1e-3, 1.2e-3]})
-    >>> round(curve_crossover(cpu, gpu))
-    2263
-    """
-    cpu, gpu = cpu.sort_values("rows"), gpu.sort_values("rows")
-    inside = cpu[(cpu["rows"] >= gpu["rows"].min()) & (cpu["rows"] <= gpu["rows"].max())]
-    if len(inside) < 2:
-        return None
-    log_gpu = np.interp(np.log(inside["rows"]), np.log(gpu["rows"]), np.log(gpu["seconds"]))
-    return crossover(inside["rows"], inside["seconds"], np.exp(log_gpu))
-
-
-LESSON_RANGE = (1e5, 1e6)
-"""The lesson's estimate: a GPU starts to pay off for a small MLP at 100,000 to 1,000,000 rows."""
-
-
-def judge_lesson_range(
-    pays_off: float | None, largest: float, against: str, smallest: float | None = None
-) -> str:
-    """The lesson's "100k-1M rows", read against a crossover found from two curves.
-
-    >>> judge_lesson_range(2300, 1e6, "the reference GPU").split(": ")[1]
-    "far below the lesson's 100,000-1,000,000."
-    """
-    low, high = LESSON_RANGE
-    span = f"the lesson's {low:,.0f}-{high:,.0f}"
-    if pays_off is None:
-        return (
-            f"Against {against}, the GPU is not faster anywhere up to {largest:,.0f} rows "
-            f"measured: these curves cannot confirm {span}."
-        )
-    where = f"Against {against}, the GPU pays off from about {pays_off:,.0f} rows"
-    if smallest is not None and pays_off <= smallest:
-        where = (
-            f"Against {against}, the GPU is faster already at the smallest size measured "
-            f"({smallest:,.0f} rows)"
-        )
-    if pays_off < low / 10:
-        return f"{where}: far below {span}."
-    if pays_off < low:
-        return f"{where}: below {span}, within a factor of ten."
-    if pays_off <= high:
-        return f"{where}: within {span}."
-    return f"{where}: above {span}."
 
 
 RESNET50_FLOPS_PER_IMAGE = 3 * 2 * 3.8e9

@@ -236,17 +236,20 @@ def two_machine_commands(
     nproc_per_node: int = 2,
     job: str = "day08",
     device: str = "cpu",
+    out: str = "/shared/day08",
 ) -> str:
     """The command to type on each of two machines (the same on both), c10d rendezvous on
-    ``host:port``; ``device="cuda"`` runs one process per GPU (and so NCCL).
+    ``host:port``; ``device="cuda"`` runs one process per GPU (and so NCCL). ``out``: a folder
+    every machine can read and write (shared storage), for rank 0's results and checkpoints.
 
     >>> text = two_machine_commands(nproc_per_node=8, device="cuda")
     >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
     torchrun --nnodes=2 --rdzv-backend=c10d --rdzv-endpoint=HOST_A:29400 --rdzv-id=day08
-      --nproc-per-node=8 -m helpers.ddp_train --parts train --device cuda
+      --nproc-per-node=8 -m helpers.ddp_train --parts train --out /shared/day08 --device cuda
     """
+    script = ["--parts", "train", "--out", out]
     command = torchrun_command(
-        ["--parts", "train", *(["--device", device] if device != "cpu" else [])],
+        [*script, *(["--device", device] if device != "cpu" else [])],
         nproc=nproc_per_node,
         nnodes=2,
         rdzv_endpoint=f"{host}:{port}",
@@ -255,3 +258,16 @@ def two_machine_commands(
     )
     text = shown(command)
     return text.replace(" --nproc-per-node", "\n  --nproc-per-node")
+
+
+def script_arguments(command: str) -> list[str]:
+    """The words of a shown ``torchrun`` command that go to the script (after ``-m module``).
+
+    >>> script_arguments("torchrun --standalone -m helpers.ddp_train --parts hello")
+    ['--parts', 'hello']
+    """
+    words = shlex.split(command)
+    for i, word in enumerate(words[:-1]):
+        if word == "-m" and words[i + 1] != "torch.distributed.run":
+            return words[i + 2 :]
+    raise ValueError(f"no '-m module' in {command!r}")

@@ -1,22 +1,35 @@
 """Day 7: why is my GPU utilisation low? Tools to measure the three causes.
 
 * :class:`UtilisationMeter`: the share of a training loop spent computing, against waiting for data.
-* :func:`peak_memory`: the memory a step needs at its peak, on any device.
-* :func:`is_out_of_memory` and :func:`largest_batch_that_fits`: recovering from out-of-memory
-  errors by halving the batch.
+* verdicts that read day 7's measurements: :func:`busy_verdict`, :func:`cost_verdict`,
+  :func:`tuning_verdict`, and :func:`step_utilisation`, the figures a step's profile gives.
+
+Memory (a step's peak, out-of-memory errors, 16-bit training) is in :mod:`helpers.memory`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import threading
+import statistics
 import time
 
-import psutil
 import torch
 
+from helpers.memory import (
+    accumulation_verdict,
+    autocast_dtype,
+    is_out_of_memory,
+    largest_batch_that_fits,
+    peak_memory,
+    release_free_memory,
+)
 from helpers.timing import timed
+
+__all__ = [  # the memory tools live in helpers.memory; importable from here as before
+    "UtilisationMeter", "accumulation_verdict", "autocast_dtype", "busy_verdict", "cost_verdict",
+    "is_out_of_memory", "largest_batch_that_fits", "peak_memory", "release_free_memory",
+    "step_utilisation", "tuning_verdict",
+]  # fmt: skip
 
 
 class UtilisationMeter:
@@ -73,148 +86,36 @@ class UtilisationMeter:
         }
 
 
-def peak_memory(fn, device: torch.device | str, interval: float = 0.001) -> int:
-    """Extra memory, in bytes, used at the peak while ``fn()`` runs on ``device``.
+def cost_verdict(habit: str, habit_seconds, fix_seconds) -> str:
+    """What a habit costs against its fix, from their times in the same interleaved rounds
+    (seconds per sample, round by round): the median of the rounds' ratios, and whether the
+    paired difference (:func:`helpers.stats.paired_difference`, a t-test on the rounds) tells
+    the habit's extra time from zero.
 
-    On CUDA, PyTorch's own count of allocated memory (``max_memory_allocated``); elsewhere the
-    process's resident memory (RSS), sampled every ``interval`` seconds from a background thread,
-    minus what it was before (so it also counts memory that other code in the process allocates).
-    Memory that earlier work freed is handed back to the system first (:func:`release_free_memory`):
-    otherwise a repeated step reuses it without the RSS growing, and its peak reads 0.
+    >>> fix = [0.51e-3, 0.50e-3, 0.52e-3, 0.50e-3]
+    >>> text = cost_verdict("a Python loop", [30.2e-3, 29.5e-3, 31.0e-3, 30.4e-3], fix)
+    >>> text.split("; ")[0], text.split(": ")[-1]
+    ("a Python loop takes 59× its fix's time (median of 4 rounds' ratios)", 'the interval \
+excludes zero, so a real cost.')
     """
-    device = torch.device(device)
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-        base = torch.cuda.memory_allocated(device)
-        torch.cuda.reset_peak_memory_stats(device)
-        fn()
-        torch.cuda.synchronize(device)
-        return torch.cuda.max_memory_allocated(device) - base
-    release_free_memory()
-    process = psutil.Process()
-    base = process.memory_info().rss
-    peak = base
-    done = threading.Event()
+    from helpers.stats import paired_difference
 
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, process.memory_info().rss)
-            done.wait(interval)
-
-    watcher = threading.Thread(target=sample, daemon=True)
-    watcher.start()
-    try:
-        fn()
-    finally:
-        done.set()
-        watcher.join()
-    return max(0, max(peak, process.memory_info().rss) - base)
-
-
-def release_free_memory() -> None:
-    """Hand memory the C allocator holds free back to the system (glibc's ``malloc_trim``, on
-    Linux); on other systems, nothing."""
-    with contextlib.suppress(OSError, AttributeError):  # no C library to open, or not glibc
-        ctypes.CDLL(None).malloc_trim(0)
-
-
-def is_out_of_memory(error: BaseException) -> bool:
-    """Whether an exception is an out-of-memory error: CUDA's ``torch.OutOfMemoryError``, or the
-    CPU allocator's ``RuntimeError: ... can't allocate memory``.
-
-    >>> is_out_of_memory(RuntimeError("DefaultCPUAllocator: can't allocate memory: you tried..."))
-    True
-    >>> is_out_of_memory(RuntimeError("shape mismatch"))
-    False
-    """
-    if isinstance(error, torch.OutOfMemoryError):
-        return True
-    return isinstance(error, RuntimeError) and "can't allocate memory" in str(error)
-
-
-def largest_batch_that_fits(step, batch: int, smallest: int = 1) -> tuple[int, list[str]]:
-    """Run ``step(batch)``, halving ``batch`` after each out-of-memory error, until it fits.
-
-    Returns the batch size that worked and a log of the attempts. Other errors propagate; if even
-    ``smallest`` does not fit, the last out-of-memory error is raised.
-
-    >>> def step(batch):  # pretend that more than 100 rows do not fit
-    ...     if batch > 100:
-    ...         raise torch.OutOfMemoryError("CUDA out of memory")
-    >>> batch, log = largest_batch_that_fits(step, 512)
-    >>> batch, log[-2:]
-    (64, ['batch 128: out of memory (OutOfMemoryError)', 'batch 64: fits'])
-    """
-    if batch < smallest or smallest < 1:
-        raise ValueError(f"need batch >= smallest >= 1, got batch={batch}, smallest={smallest}")
-    log = []
-    while True:
-        try:
-            step(batch)
-        except Exception as err:
-            if not is_out_of_memory(err) or batch // 2 < smallest:
-                raise
-            log.append(f"batch {batch}: out of memory ({type(err).__name__})")
-            if torch.cuda.is_available():
-                torch.cuda.empty_cache()  # give the failed attempt's blocks back
-            batch //= 2
-            continue
-        log.append(f"batch {batch}: fits")
-        return batch, log
-
-
-def autocast_dtype(device: torch.device | str) -> tuple[torch.dtype, bool, str]:
-    """The 16-bit type to train in with ``torch.autocast`` on ``device``, whether it needs a
-    ``GradScaler``, and why.
-
-    bfloat16 keeps float32's range, so it needs no scaler, but NVIDIA GPUs run it on tensor cores
-    only from compute capability 8.0 (Ampere) on; before that (7.x: Volta, Turing) their tensor
-    cores run float16, whose narrow range makes small gradients underflow unless the loss is
-    scaled. CPUs compute in bfloat16 (fast only with AVX-512 BF16 or AMX instructions).
-
-    >>> autocast_dtype("cpu")[:2]
-    (torch.bfloat16, False)
-    """
-    device = torch.device(device)
-    if device.type == "cuda":
-        major, minor = torch.cuda.get_device_capability(device)
-        cc = f"compute capability {major}.{minor}"
-        if major >= 8:
-            return torch.bfloat16, False, f"{cc}: tensor cores run bfloat16 (from 8.0 on)"
-        if major == 7:
-            return (
-                torch.float16,
-                True,
-                (
-                    f"{cc}: tensor cores run float16 but not bfloat16 (that needs 8.0), and "
-                    "float16's narrow range needs a GradScaler"
-                ),
-            )
-        return torch.float16, True, f"{cc}: no tensor cores; float16 only halves memory"
-    if device.type == "mps":
-        return torch.float16, True, "Apple GPU: float16, with a GradScaler for its narrow range"
-    return torch.bfloat16, False, "CPU: bfloat16 (fast only with AVX-512 BF16 or AMX)"
-
-
-def cost_verdict(habit: str, ratios) -> str:
-    """How much a habit costs against its fix, from round-by-round ratios (habit time / fix time,
-    e.g. :meth:`helpers.timing.Comparison.ratios`), worded by what the middle half says.
-
-    >>> from helpers.timing import Measurement
-    >>> cost_verdict("a Python loop", Measurement([9.0, 10.0, 11.0, 12.0]))
-    'a Python loop costs 10.5x its fix (middle half of the rounds 9.8x to 11.2x): a real cost.'
-    >>> cost_verdict(".item()", Measurement([0.97, 1.0, 1.02, 1.04])).split(": ")[-1]
-    'no cost these rounds can tell from noise.'
-    """
-    q1, q3 = ratios.quartiles
-    spread = f"middle half of the rounds {q1:.1f}x to {q3:.1f}x"
-    text = f"{habit} costs {ratios.median:.1f}x its fix ({spread})"
-    if q1 > 1.05:
-        return f"{text}: a real cost."
-    if q3 < 0.95:
-        return f"{text}: faster than its fix here, which points to noise or a cache effect."
-    return f"{text}: no cost these rounds can tell from noise."
+    ratios = [h / f for h, f in zip(habit_seconds, fix_seconds, strict=True)]
+    difference = paired_difference(habit_seconds, fix_seconds)
+    ratio = statistics.median(ratios)
+    times = f"{ratio:,.0f}×" if ratio >= 10 else f"{ratio:.2f}×"
+    text = (
+        f"{habit} takes {times} its fix's time (median of {len(ratios)} rounds' ratios); habit "
+        f"minus fix: {difference.text(1e3, ' ms', 3)}: {difference.zero_verdict()}"
+    )
+    if not difference.distinguishable:
+        return f"{text}; no cost shows above these rounds' noise."
+    if difference.value > 0:
+        return f"{text}, so a real cost."
+    return (
+        f"{text}, but the habit was the faster one: no habit saves time by costing more, so "
+        "look for an ordering or cache effect in the rounds."
+    )
 
 
 def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
@@ -249,15 +150,21 @@ def busy_verdict(name: str, busy: float, mfu: float, kind: str) -> str:
 
     ``busy`` is the share of the time ``kind`` events filled (``"kernel"``: GPU kernels running,
     what ``nvidia-smi`` counts; ``"operator"``: a CPU computing inside operators), ``mfu`` the
-    model FLOP utilisation (achieved FLOP/s over the measured peak).
+    model FLOP utilisation (achieved FLOP/s over the peak measured on this device; practitioners
+    usually divide by the spec sheet's peak, which is higher, so theirs reads lower).
 
     >>> busy_verdict("the lesson's loop", 0.9, 0.002, "kernel").split(": ")[-1]
     'busy, yet the arithmetic units mostly idle (each small operation pays its overhead).'
     """
     what = "kernels were running" if kind == "kernel" else "operators were computing"
     head = f"{name}: {what} {busy:.0%} of the time, arithmetic at {mfu:.2%} of the measured peak"
+    if mfu > 1:
+        return (
+            f"{head}: above the peak, which a step cannot be: the peak's measurement was slowed "
+            "(a busy machine). Re-run both."
+        )
     if busy < 0.5:
-        return f"{head}: mostly waiting (Python, dispatch, launches, data)."
+        return f"{head}: mostly overhead between the operations (Python, dispatch, launches)."
     if mfu < 0.05:
         idle = "busy, yet the arithmetic units mostly idle (each small operation pays its overhead)"
         return f"{head}: {idle}."

@@ -1,0 +1,186 @@
+"""What a link costs: latency + bytes / bandwidth (the α-β model), fitted and applied (day 8).
+
+A message of ``x`` bytes takes ``α + β·x`` seconds: ``α`` is the **latency** every message pays
+however small, ``1/β`` the **bandwidth**. The times span four or five orders of magnitude, from
+a few bytes (tens of µs) to tens of MB (tens of ms), so a plain least-squares line is decided by
+the large messages: their noise of a few ms swamps a latency of 100 µs, and the fitted latency
+can even come out negative. :func:`fit_alpha_beta` makes **each size count by its relative
+error**: it fits ``log(time) = log(α + β·x)``, so a miss of 10 % weighs the same at 4 bytes as
+at 64 MB, with ``log α`` and ``log β`` as the unknowns: both intervals are ratios around the
+value and can never reach zero or below.
+
+* :func:`fit_alpha_beta` and :class:`LinkFit`: latency and bandwidth with 95 % intervals;
+* :func:`link_fit_text`: the fit in words;
+* :func:`allreduce_seconds` and :data:`LINKS`: what an all-reduce costs on a link whose stated
+  bandwidth you know (8 GPUs, 2 machines).
+
+>>> sizes = [32, 1e3, 1e4, 1e5, 1e6, 1e7]
+>>> fit = fit_alpha_beta(sizes, [100e-6 + s / 1e9 for s in sizes])  # 100 µs, 1 GB/s, no noise
+>>> round(fit.latency.value * 1e6, 3), round(fit.bandwidth.value / 1e9, 6)
+(100.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, stats
+
+from helpers.ring import ring_bytes_per_rank
+from helpers.stats import Interval
+
+
+@dataclass(frozen=True)
+class LinkFit:
+    """``seconds = latency + bytes / bandwidth``, fitted with each size weighted by its relative
+    error (:func:`fit_alpha_beta`)."""
+
+    latency: Interval
+    """Seconds every message pays, with its interval (always above zero)."""
+    bandwidth: Interval | None
+    """Bytes per second, with its interval; ``None`` when the time does not grow with the size."""
+    relative_error: float
+    """How far the points lie from the fitted curve, typically, as a fraction of their time."""
+    smallest: tuple[float, float]
+    """The smallest message: ``(bytes, measured seconds)``, to read beside the latency."""
+
+
+def _relative_line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """``y = a + b x`` by least squares on ``(y - a - b x) / y``: each point by its relative
+    error (a start for the fit in logs)."""
+    design = np.column_stack([1 / y, x / y])
+    (a, b), *_ = np.linalg.lstsq(design, np.ones_like(y), rcond=None)
+    return float(a), float(b)
+
+
+def fit_alpha_beta(
+    n_bytes: Sequence[float], seconds: Sequence[float], confidence: float = 0.95
+) -> LinkFit:
+    """Fit ``seconds = α + β · bytes`` in logs (each size by its relative error).
+
+    The unknowns are ``log α`` and ``log β``, found by ``scipy.optimize.least_squares``; their
+    standard errors come from the curve's slope at the answer (the Jacobian) and the scatter of
+    the points around it, with Student's t for ``n - 2`` degrees of freedom, as for any line.
+    Needs at least three points with two different sizes, and positive times.
+
+    >>> noisy = [1.1e-4, 0.9e-4, 1.3e-4, 2.2e-3, 2.0e-2]  # 100 µs, 1 GB/s, ±10 % noise
+    >>> fit = fit_alpha_beta([8, 1e3, 1e5, 2e6, 2e7], noisy)
+    >>> fit.latency.low > 0, fit.latency.low < 100e-6 < fit.latency.high
+    (True, True)
+    """
+    x, y = np.asarray(n_bytes, dtype=float), np.asarray(seconds, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"need one time per size, got {x.shape} sizes and {y.shape} times")
+    if len(x) < 3 or len(set(x.tolist())) < 2:
+        raise ValueError("need at least 3 points and 2 different sizes to fit α and β")
+    if (y <= 0).any() or (x < 0).any():
+        raise ValueError("times must be positive and sizes not negative")
+    t = float(stats.t.ppf((1 + confidence) / 2, len(x) - 2))
+    smallest = (float(x[x.argmin()]), float(y[x.argmin()]))
+    a, b = _relative_line(x, y)
+    if b <= 0:  # the time does not grow with the size: a latency alone, no bandwidth to read
+        logs = np.log(y)
+        centre, spread = float(np.mean(logs)), float(np.std(logs, ddof=1))
+        half = t * spread / math.sqrt(len(x))
+        latency = Interval(
+            math.exp(centre), math.exp(centre - half), math.exp(centre + half), len(x), confidence
+        )
+        return LinkFit(latency, None, math.expm1(spread), smallest)
+    start = [math.log(max(a, 1e-3 * y.min())), math.log(b)]
+
+    def misses(p):
+        return np.log(np.exp(p[0]) + np.exp(p[1]) * x) - np.log(y)
+
+    found = optimize.least_squares(misses, start, method="lm", xtol=1e-12, ftol=1e-12)
+    residual = found.fun
+    sd = math.sqrt(float(residual @ residual) / (len(x) - 2))
+    covariance = sd**2 * np.linalg.pinv(found.jac.T @ found.jac)
+    se = np.sqrt(np.clip(np.diag(covariance), 0, None))
+    (log_a, log_b), n = found.x, len(x)
+    latency = Interval(
+        math.exp(log_a), math.exp(log_a - t * se[0]), math.exp(log_a + t * se[0]), n, confidence
+    )
+    bandwidth = Interval(
+        math.exp(-log_b),  # 1/β, and the interval turned round with it
+        math.exp(-log_b - t * se[1]),
+        math.exp(-log_b + t * se[1]),
+        n,
+        confidence,
+    )
+    return LinkFit(latency, bandwidth, math.expm1(sd), smallest)
+
+
+def _sig(x: float) -> str:
+    """Three significant digits, without exponents between 0.01 and 10**6: 0.0412, 3.21, 2,457.
+
+    >>> _sig(0.041234), _sig(3.2109), _sig(2456.7), _sig(2.8e-5)
+    ('0.0412', '3.21', '2,457', '2.8e-05')
+    """
+    if 100 <= abs(x) < 1e6:
+        return f"{x:,.0f}"
+    if 0.01 <= abs(x) < 100:
+        return f"{x:.3g}"
+    return f"{x:.2g}"
+
+
+ROUGH = 0.25
+"""A fit whose points typically miss the curve by more than this share of their time describes
+the link only roughly (a busy machine, or a link that is not one straight line)."""
+
+
+def link_fit_text(fit: LinkFit, unit_bytes: str = "bytes each rank sends") -> str:
+    """Latency and bandwidth in words, with their intervals and the smallest message's time.
+
+    >>> sizes = [32, 1e3, 1e4, 1e5, 1e6, 1e7]
+    >>> text = link_fit_text(fit_alpha_beta(sizes, [50e-6 + s / 1e9 for s in sizes]))
+    >>> text[:19], "bandwidth **1.00 GB/s**" in text
+    ('latency **50.0 µs**', True)
+    """
+    lat = fit.latency.scaled(1e6)
+    size, took = fit.smallest
+    head = (
+        f"latency **{lat.value:,.1f} µs** (95% interval {_sig(lat.low)} to {_sig(lat.high)} µs; "
+        f"the smallest message, {size:,.0f} {unit_bytes}, took {took * 1e6:,.1f} µs)"
+    )
+    if fit.relative_error > ROUGH:
+        miss = (
+            f"but the points lie far from the curve (typically {fit.relative_error:.0%} of their "
+            "time): read both as orders of magnitude"
+        )
+    else:
+        miss = f"the curve passes within {fit.relative_error:.0%} of the points' times, typically"
+    if fit.bandwidth is None:
+        return (
+            f"{head}; the time does not grow with the size here: no bandwidth can be read from "
+            f"it; {miss}"
+        )
+    bw = fit.bandwidth.scaled(1e-9)
+    return (
+        f"{head}, bandwidth **{bw.value:.2f} GB/s** (95% interval {_sig(bw.low)} to "
+        f"{_sig(bw.high)} GB/s) of {unit_bytes}; {miss}"
+    )
+
+
+def allreduce_seconds(n_bytes: float, world_size: int, bandwidth: float, latency: float = 0.0):
+    """The ring all-reduce's time on a link: ``2(p - 1)`` latencies plus ``2(p-1)/p x N`` bytes
+    at ``bandwidth`` bytes/s (the slowest link in the ring sets it).
+
+    >>> round(allreduce_seconds(2e9, 8, bandwidth=450e9) * 1e3, 2)  # 1B bf16 params, NVLink
+    7.78
+    """
+    steps = 2 * (world_size - 1)
+    return steps * latency + ring_bytes_per_rank(n_bytes, world_size) / bandwidth
+
+
+LINKS = {
+    "PCIe 4.0 x16": 32e9,
+    "PCIe 5.0 x16": 64e9,
+    "NVLink 4 (H100 SXM)": 450e9,
+    "100 Gb/s Ethernet": 12.5e9,
+    "InfiniBand NDR (400 Gb/s)": 50e9,
+}
+"""Stated (vendor) bandwidths per direction, in bytes/s: figures from specifications, not
+measured by the course. NVLink 4's 900 GB/s per H100 counts both directions."""

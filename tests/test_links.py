@@ -1,0 +1,87 @@
+"""The α-β model of a link (day 8): latency and bandwidth fitted with each size weighted by its
+relative error, checked on synthetic data of known latency and bandwidth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers import links as L
+from helpers.stats import fit_affine
+
+SIZES = np.array([32, 256, 2048, 16384, 131072, 2**20, 2**23, 2**26], dtype=float)  # day 8's
+LATENCY, BANDWIDTH = 100e-6, 1e9  # 100 µs, 1 GB/s
+
+
+def _times(noise: float, seed: int) -> np.ndarray:
+    """Times of the known link, each multiplied by a random factor of about ``1 ± noise``."""
+    rng = np.random.default_rng(seed)
+    return (LATENCY + SIZES / BANDWIDTH) * np.exp(rng.normal(0, noise, len(SIZES)))
+
+
+def test_exact_times_give_back_the_latency_and_bandwidth():
+    fit = L.fit_alpha_beta(SIZES, _times(0.0, 0))
+    assert fit.latency.value == pytest.approx(LATENCY, rel=1e-6)
+    assert fit.bandwidth.value == pytest.approx(BANDWIDTH, rel=1e-6)
+    assert fit.relative_error == pytest.approx(0, abs=1e-6)
+    assert fit.smallest == (32.0, pytest.approx(LATENCY + 32 / BANDWIDTH))
+
+
+def test_noisy_times_give_a_latency_whose_interval_is_readable_where_a_plain_line_s_is_not():
+    times = _times(0.10, seed=3)
+    fit = L.fit_alpha_beta(SIZES, times)
+    assert 0 < fit.latency.low < LATENCY < fit.latency.high < 3 * LATENCY
+    assert fit.bandwidth.low < BANDWIDTH < fit.bandwidth.high
+    plain = fit_affine(SIZES, times)  # every size counts by its error in seconds
+    assert plain.a.low < 0  # the large messages' noise swamps the latency: a negative bound
+    assert plain.a.high - plain.a.low > 20 * (fit.latency.high - fit.latency.low)
+
+
+@pytest.mark.parametrize("noise", [0.05, 0.3])
+def test_the_intervals_cover_the_true_values_about_95_times_in_100(noise):
+    covered = {"latency": 0, "bandwidth": 0}
+    draws = 200
+    for seed in range(draws):
+        fit = L.fit_alpha_beta(SIZES, _times(noise, seed))
+        assert fit.latency.low > 0 and fit.bandwidth.low > 0  # never a nonsense bound
+        covered["latency"] += fit.latency.low < LATENCY < fit.latency.high
+        covered["bandwidth"] += fit.bandwidth.low < BANDWIDTH < fit.bandwidth.high
+    for what, hits in covered.items():
+        assert 0.88 * draws <= hits <= 0.99 * draws, what  # 95 % intervals, about (8 points)
+
+
+def test_times_that_do_not_grow_with_the_size_give_a_latency_and_no_bandwidth():
+    fit = L.fit_alpha_beta(SIZES[:4], [2.0e-3, 1.9e-3, 2.1e-3, 1.8e-3])
+    assert fit.bandwidth is None
+    assert fit.latency.low < 1.95e-3 < fit.latency.high
+    assert "no bandwidth can be read" in L.link_fit_text(fit)
+
+
+def test_the_text_says_how_well_the_curve_describes_the_points():
+    tight = L.link_fit_text(L.fit_alpha_beta(SIZES, _times(0.05, 1)))
+    assert "passes within" in tight and "orders of magnitude" not in tight
+    assert "the smallest message, 32 bytes each rank sends, took" in tight
+    # Times measured for the ring on this 2-core machine while it was busy (load 11): the
+    # small messages' hand-offs between processes waited for a free core.
+    busy = [1736e-6, 2575e-6, 2564e-6, 2581e-6, 7144e-6, 4924e-6, 29969e-6, 325072e-6]
+    rough = L.link_fit_text(L.fit_alpha_beta(SIZES, busy))
+    assert "orders of magnitude" in rough and "passes within" not in rough
+
+
+@pytest.mark.parametrize(
+    ("sizes", "times", "match"),
+    [
+        ([1, 2], [1.0, 2.0], "at least 3 points"),
+        ([1, 1, 1], [1.0, 2.0, 3.0], "2 different sizes"),
+        ([1, 2, 3], [1.0, 0.0, 3.0], "positive"),
+        ([1, 2, 3], [1.0, 2.0], "one time per size"),
+    ],
+)
+def test_bad_measurements_are_refused(sizes, times, match):
+    with pytest.raises(ValueError, match=match):
+        L.fit_alpha_beta(sizes, times)
+
+
+def test_allreduce_estimate_grows_with_latency_steps():
+    assert L.allreduce_seconds(0, 4, bandwidth=1e9, latency=1e-5) == pytest.approx(6e-5)
+    assert L.allreduce_seconds(1e9, 2, bandwidth=1e9) == pytest.approx(1.0)
