@@ -289,7 +289,12 @@ def course_copy(tmp_path, monkeypatch):
     shutil.copytree(paths.NOTEBOOKS, root / "notebooks", ignore=shutil.ignore_patterns(".*"))
     for name in ("README.md", "pyproject.toml"):
         shutil.copy(paths.ROOT / name, root / name)
-    for name, value in [("ROOT", root), ("README", root / "README.md")]:
+    copies = [
+        ("ROOT", root),
+        ("README", root / "README.md"),
+        ("PYPROJECT", root / "pyproject.toml"),
+    ]
+    for name, value in copies:
         monkeypatch.setattr(paths, name, value)
     monkeypatch.setattr(paths, "NOTEBOOKS", root / "notebooks")
     monkeypatch.setattr(paths, "HOMEWORK", root / "notebooks" / "homework")

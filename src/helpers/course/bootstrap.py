@@ -314,6 +314,6 @@ def settings(pyproject: Path | None = None) -> tuple[str, str]:
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib
 
-    text = (pyproject or paths.ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    text = (pyproject or paths.PYPROJECT).read_text(encoding="utf-8")
     course = tomllib.loads(text).get("tool", {}).get("course", {})
     return course.get("repository", "").strip(), course.get("branch", "").strip() or "main"

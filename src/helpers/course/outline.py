@@ -206,7 +206,7 @@ def outline(timings: Path | None = None, *, check: bool = False) -> list[str]:
             raise ValueError(f"{timings} holds {data.get('mode')}-mode timings; run `make course`")
         for name, entry in data["notebooks"].items():
             minutes[Path(name).name] = max(1, math.ceil(entry["seconds"] / 60))
-    repository, branch = bootstrap.settings(paths.ROOT / "pyproject.toml")
+    repository, branch = bootstrap.settings(paths.PYPROJECT)
     cell = bootstrap.first_cell(repository)
     lessons = paths.lessons()
     notebooks = {p: nbformat.read(p, as_version=4) for p in lessons}
