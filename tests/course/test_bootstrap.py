@@ -447,3 +447,16 @@ def test_the_readme_cell_starts_the_course_next_to_the_pytorch_there(tmp_path):
     again = subprocess.run([python, "-c", cell], cwd=notebook_folder, env=environ,
                            capture_output=True, text=True, encoding="utf-8")  # fmt: skip
     assert (again.returncode, again.stdout) == (0, "")  # now installed: the cell does nothing
+
+
+def test_minutes_come_from_the_english_lessons_runs_not_the_chinese_ones(course_copy, tmp_path):
+    """make course runs both editions; the course map's minutes are the English lessons' own."""
+    timings = tmp_path / "timings.json"
+    runs = {
+        "notebooks/day00_setup.ipynb": {"seconds": 170.0},  # 3 minutes
+        "notebooks/zh/day00_setup.ipynb": {"seconds": 700.0},  # 12 minutes: not the map's
+    }
+    timings.write_text(json.dumps({"mode": "full", "notebooks": runs}), encoding="utf-8")
+    outline.outline(timings)
+    day0 = nbformat.read(course_copy / "notebooks" / "day00_setup.ipynb", as_version=4)
+    assert day0.metadata["course"]["minutes"] == 3

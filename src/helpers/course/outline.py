@@ -205,7 +205,8 @@ def outline(timings: Path | None = None, *, check: bool = False) -> list[str]:
         if data.get("mode") != "full":
             raise ValueError(f"{timings} holds {data.get('mode')}-mode timings; run `make course`")
         for name, entry in data["notebooks"].items():
-            minutes[Path(name).name] = max(1, math.ceil(entry["seconds"] / 60))
+            if Path(name).parent == Path("notebooks"):  # the English lessons (not zh/, homework)
+                minutes[Path(name).name] = max(1, math.ceil(entry["seconds"] / 60))
     repository, branch = bootstrap.settings(paths.PYPROJECT)
     cell = bootstrap.first_cell(repository)
     lessons = paths.lessons()
