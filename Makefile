@@ -46,7 +46,7 @@ lab: $(STAMP)
 	$(if $(LAB_LANG),COURSE_LANG=$(LAB_LANG)) $(if $(filter zh zh-CN,$(LANG)),LANG=C.UTF-8) $(PY) -m helpers lab
 
 test: $(STAMP)
-	$(PY) -m pytest -n 2 --timeout=900
+	$(PY) -m pytest -n 2 --dist loadgroup --timeout=900
 
 course: $(STAMP)
 	$(PY) -m helpers course

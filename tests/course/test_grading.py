@@ -29,7 +29,8 @@ CANARY = paths.BUILD / "grading-canary.txt"  # a file in the course folder an an
 HOME_CANARY = "grading-canary-in-home.txt"
 MARK = "course-grading-test-child"  # in the command line of every process an answer starts
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+# One worker builds the graded class for every test of this module (make test: --dist loadgroup).
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900), pytest.mark.xdist_group("graded-class")]
 
 
 def require_sandbox():
