@@ -483,3 +483,13 @@ def test_the_start_method_knob_says_what_it_accepts():
     assert start_method("Spawn ") == "spawn" and start_method("") is None
     with pytest.raises(ValueError, match="COURSE_START_METHOD='threads' is not a start method"):
         start_method("threads")
+
+
+def test_workers_write_utf8_whatever_the_locale(monkeypatch):
+    """On a Chinese Windows a worker's output would be GBK, which cannot write "µ": rank 0 died
+    printing an all-reduce time. The workers write UTF-8 and the launcher reads UTF-8."""
+    monkeypatch.setenv("PYTHONIOENCODING", "gbk")
+    code = "print('ring 12.5 µs, 2.00× as long')"
+    launched = T.Running([sys.executable, "-c", code], T.worker_env(), timeout=30, out=None).wait()
+    assert launched.returncode == 0, launched.output
+    assert "ring 12.5 µs, 2.00× as long" in launched.output

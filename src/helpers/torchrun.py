@@ -173,7 +173,7 @@ class Running:
         return Launch(
             self.command,
             self.process.returncode,
-            output.decode(errors="replace"),
+            output.decode("utf-8", errors="replace"),
             time.perf_counter() - self.started,
             self.out,
             timed_out,
@@ -190,8 +190,10 @@ class Running:
 
 def worker_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment for ``torchrun`` and its workers: this one, one thread per worker (two
-    processes on two cores must not each start two threads), unbuffered output."""
+    processes on two cores must not each start two threads), unbuffered output in UTF-8 (what
+    :meth:`Running.wait` reads; a Chinese Windows would write GBK, which has no "µ")."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
+    env["PYTHONIOENCODING"] = "utf-8"
     return {**env, **(extra or {})}
 
 
