@@ -489,7 +489,7 @@ def test_workers_write_utf8_whatever_the_locale(monkeypatch):
     """On a Chinese Windows a worker's output would be GBK, which cannot write "µ": rank 0 died
     printing an all-reduce time. The workers write UTF-8 and the launcher reads UTF-8."""
     monkeypatch.setenv("PYTHONIOENCODING", "gbk")
-    code = "print('ring 12.5 µs, 2.00× as long')"
+    code = "print('ring 12.5 \\u00b5s, 2.00\\u00d7 as long')"  # argv itself stays ASCII
     launched = T.Running([sys.executable, "-c", code], T.worker_env(), timeout=30, out=None).wait()
     assert launched.returncode == 0, launched.output
     assert "ring 12.5 µs, 2.00× as long" in launched.output

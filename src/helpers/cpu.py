@@ -151,7 +151,12 @@ def vector_extensions(flags: list[str], machine: str | None = None) -> list[str]
 def sysctl(name: str) -> str | None:
     try:
         out = subprocess.run(
-            ["sysctl", "-n", name], capture_output=True, text=True, timeout=5, encoding="utf-8"
+            ["sysctl", "-n", name],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            encoding="utf-8",
+            errors="replace",
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -35,7 +35,8 @@ def readme_cell() -> str:
 def run_cell(python, cwd, **env):
     """The first cell run as a notebook would: in ``cwd``, by ``python``; returns the process."""
     environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "COURSE_ROOT")}
-    environ.update(env)
+    # git's messages in English (the tests look for "fatal:"), the cell's output in UTF-8
+    environ.update({"LANGUAGE": "en", "PYTHONIOENCODING": "utf-8"}, **env)
     cell = bootstrap.first_cell(environ.pop("REPOSITORY", ""))
     return subprocess.run(
         [python, "-c", cell],

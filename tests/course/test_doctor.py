@@ -23,7 +23,7 @@ def run_helpers(*args, **env):
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, **env},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
         encoding="utf-8",
     )
 

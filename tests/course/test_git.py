@@ -18,7 +18,8 @@ LESSON = paths.lessons()[0]
 
 def run(folder, *args):
     result = subprocess.run(
-        ["git", *args], cwd=folder, capture_output=True, text=True, encoding="utf-8"
+        ["git", *args], cwd=folder, capture_output=True, text=True, encoding="utf-8",
+        errors="replace",
     )
     assert result.returncode == 0, result.stderr
     return result.stdout

@@ -224,8 +224,9 @@ def test_make_lab_opens_the_chinese_day_0_when_asked(monkeypatch, given, opens):
 def test_make_lab_passes_lang_zh_on_as_the_course_setting():
     import subprocess
 
-    dry = subprocess.run(["make", "-n", "lab", "LANG=zh"], cwd=ROOT, capture_output=True,
-                         text=True, check=True, encoding="utf-8").stdout  # fmt: skip
+    dry = subprocess.run(["make", "--no-print-directory", "-n", "lab", "LANG=zh"], cwd=ROOT,
+                         capture_output=True, text=True, check=True, encoding="utf-8",
+                         errors="replace").stdout  # fmt: skip
     assert "COURSE_LANG=zh LANG=C.UTF-8 " in dry.splitlines()[-1]
 
 
