@@ -33,4 +33,8 @@ MESSAGES = {
         "No exercise {exercise!r} in {path}. Its exercises are: {known}. If you deleted its TEST "
         "cell, restore the notebook's test cells from the course repository."
     ),
+    # days 0-4, 6 and 7: the lesson modules' findings and verdicts (one block per module)
+    # day 5: loops, claims, compiled and the day's conclusions
+    # receipts: a GPU's figures beside this machine's (helpers.receipts)
+    # day 8: distributed, ranks, ddp_train and the day's conclusions
 }

@@ -30,6 +30,10 @@ MESSAGES = {
         "{path} 中没有练习 {exercise!r}。它的练习有：{known}。如果你删除了它的 TEST 单元，"
         "请从课程仓库恢复这个 notebook 的测试单元。"
     ),
+    # days 0-4, 6 and 7: the lesson modules' findings and verdicts (one block per module)
+    # day 5: loops, claims, compiled and the day's conclusions
+    # receipts: a GPU's figures beside this machine's (helpers.receipts)
+    # day 8: distributed, ranks, ddp_train and the day's conclusions
 }
 
 WORDS = {
