@@ -146,6 +146,15 @@ KNOBS: dict[str, tuple[object, object]] = {
     # Day 7: copies of the Iris network trained in one batched step, and their epochs per run.
     "day07_models_per_launch": ((1, 8, 64),                 (1, 8, 64)),
     "day07_many_epochs":       (20,                         5),
+    # The receipt and gpu-check (python -m helpers receipt; they also use the days' knobs above):
+    # the largest matrix product (n x n, by device kind), the small kernels captured in one CUDA
+    # graph, whether to compile day 5's compiled variants (a cold cache takes tens of seconds on a
+    # CPU), day 5's baseline (its loop recording every N epochs), the all-reduce run's limit (s).
+    "receipt_matmul_n":        ({"cpu": 2048, "gpu": 8192}, {"cpu": 512, "gpu": 2048}),
+    "receipt_graph_nodes":     (200,                        20),
+    "receipt_compile":         (True,                       False),
+    "receipt_lesson_every":    (100,                        100),
+    "receipt_allreduce_s":     (900,                        300),
     # Day 8: the DDP training run (rows, network, rows per rank per step, steps, checkpoints);
     # the fault demo's extra steps; all-reduce sizes in bytes (32 B, 8 floats, to 64 MiB: a
     # smaller tensor leaves a ring's chunk empty); the small and wide networks whose steps are

@@ -3,9 +3,9 @@ reuses the step timing).
 
 A training step costs a fixed overhead (launching a few dozen operations, Python, autograd) plus
 time that grows with the work. :func:`sweep` measures time per step over a range of row counts for
-a few network widths; :func:`takeoff` finds, from the data, where the work
-starts to dominate the overhead; :mod:`helpers.crossover` finds where one device overtakes
-another (its names are importable from here too).
+a few network widths (each step counted and timed by :mod:`helpers.work`); :func:`takeoff`
+finds, from the data, where the work starts to dominate the overhead; :mod:`helpers.crossover`
+finds where one device overtakes another (its names are importable from here too).
 
 The reference GPU curve shown to learners without a GPU is written by
 ``python -m helpers gpu-check`` on a machine with one (copied to ``data/gpu_reference.json``).
@@ -31,12 +31,10 @@ from helpers.crossover import (
     judge_lesson_range,
     lesson_bound,
 )
-from helpers.models import mlp
 from helpers.paths import GPU_REFERENCE
-from helpers.timing import benchmark
-from helpers.training import sgd_step
+from helpers.work import bytes_per_step, flops_per_step, step_time
 
-__all__ = [  # where curves cross, and the lesson's range, live in helpers.crossover
+__all__ = [  # where curves cross: helpers.crossover; counting and timing a step: helpers.work
     "IMAGENET_IMAGES", "LESSON_RANGE", "MODELS", "RESNET50_FLOPS_PER_IMAGE", "TAKEOFF_FACTOR",
     "bytes_per_step", "crossover", "curve_crossover", "curve_shape", "flops_per_step",
     "judge_lesson_bound", "judge_lesson_range", "lesson_bound", "load_reference", "step_time",
@@ -45,74 +43,6 @@ __all__ = [  # where curves cross, and the lesson's range, live in helpers.cross
 
 MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
 """The two networks of the lesson, by their layer widths."""
-
-
-def flops_per_step(widths: Sequence[int], rows: int) -> int:
-    """Floating-point operations of one training step on ``rows`` rows, counting the matrix
-    products (2 per multiply-add, every row, every weight): the forward pass, the gradients of
-    the weights, and the gradients of the layers' inputs, except the first layer's: nothing
-    needs the gradient of the data, and autograd does not compute it. The course's one FLOP
-    count (days 5, 6 and 7, and the day-6 homework); biases, activations, the loss and the
-    update are left out (a few operations per number, not per multiply-add).
-
-    >>> flops_per_step((4, 10, 3), 120)  # forward 2*120*70, weights 2*120*70, fc2's input 2*120*30
-    40800
-    """
-    pairs = list(zip(widths[:-1], widths[1:], strict=True))
-    weights = sum(a * b for a, b in pairs)
-    first = pairs[0][0] * pairs[0][1]
-    return rows * (6 * weights - 2 * first)
-
-
-def bytes_per_step(widths: Sequence[int], rows: int) -> int:
-    """A rough count of the bytes a step moves (float32): every weight read forward, read
-    backward and updated (read and written), and every activation written forward and read back."""
-    weights = sum(a * b + b for a, b in zip(widths[:-1], widths[1:], strict=True))
-    activations = rows * sum(widths)
-    return 4 * (4 * weights + 2 * activations)
-
-
-def step_time(
-    widths: Sequence[int],
-    rows: int,
-    *,
-    device: torch.device | str,
-    min_run_time: float = 0.2,
-    batch: int | None = None,
-) -> dict:
-    """Seconds of one SGD step on ``rows`` random rows (a batch of ``batch`` of them).
-
-    Timed with :func:`helpers.timing.benchmark` on all the threads PyTorch uses: steps run in
-    blocks until ``min_run_time`` seconds have passed, and the result is the median block. A step
-    of a fraction of a millisecond is then timed hundreds of times, so one pause of the machine
-    (another program, a thread woken late) moves one block, not the answer; a long step runs
-    twice (once to size the blocks, once timed).
-
-    Returns a row for :func:`sweep`'s table: widths, rows, batch, device, median and quartiles.
-    """
-    device = torch.device(device)
-    batch = rows if batch is None else batch
-    generator = torch.Generator().manual_seed(0)
-    X = torch.randn(batch, widths[0], generator=generator).to(device)
-    y = torch.randint(0, widths[-1], (batch,), generator=generator).to(device)
-    torch.manual_seed(0)
-    model = mlp(widths).to(device)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    result = benchmark(
-        lambda: sgd_step(model, optimizer, X, y),
-        device=device,
-        threads=torch.get_num_threads(),
-        min_run_time=min_run_time,
-    )
-    q1, q3 = result.quartiles
-    return {
-        "rows": rows,
-        "batch": batch,
-        "device": str(device),
-        "seconds": result.median,
-        "q1": q1,
-        "q3": q3,
-    }
 
 
 def sweep(

@@ -180,9 +180,9 @@ def step_utilisation(
     median milliseconds per step. Days 7 and the GPU check use it."""
     from helpers.models import mlp
     from helpers.profiling import covered, timeline
-    from helpers.takeoff import flops_per_step
     from helpers.timing import measure
     from helpers.training import sgd_step
+    from helpers.work import flops_per_step
 
     device = torch.device(device)
     torch.manual_seed(0)
