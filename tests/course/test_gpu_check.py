@@ -1,12 +1,10 @@
-"""python -m helpers gpu-check: it refuses without CUDA; its payload and summary, faked."""
+"""python -m helpers gpu-check: it refuses without CUDA; on a faked GPU it writes the receipt."""
 
 import json
 
-import pandas as pd
-
-from helpers import takeoff
-from helpers.course import gpu_check
+from helpers.course import receipt
 from helpers.course.cli import main
+from tests.course.test_receipt import h100_payload
 
 
 def test_it_refuses_clearly_without_a_cuda_gpu(no_gpu, tmp_path, capsys):
@@ -17,52 +15,48 @@ def test_it_refuses_clearly_without_a_cuda_gpu(no_gpu, tmp_path, capsys):
 
 
 def fake_measurements(monkeypatch):
-    rows = [100, 1000, 10000]
-    points = [
-        {
-            "model": m,
-            "rows": n,
-            "device": d,
-            "seconds": s,
-            "q1": s,
-            "q3": s,
-            "batch": n,
-            "flops": takeoff.flops_per_step(takeoff.MODELS[m], n),
-            "bytes": 1,
-        }
-        for m in takeoff.MODELS
-        for d, s in [("cuda", [5e-4, 5.1e-4, 2e-3]), ("cpu", [1e-4, 1e-3, 1e-2])]
-        for n, s in zip(rows, s, strict=True)
+    """Every section measured by the receipt's functions, faked as an H100 would answer."""
+    payload = h100_payload()
+    payload["day06"]["points"] = [
+        {"model": m, "rows": n, "device": d, "seconds": s}
+        for m in ("IrisMLP 4-10-3", "wide 4-512-512-3")
+        for d, seconds in [("cuda", [5e-4, 5.1e-4, 2e-3]), ("cpu", [1e-4, 1e-3, 1e-2])]
+        for n, s in zip([100, 1000, 10000], seconds, strict=True)
     ]
-    monkeypatch.setattr(gpu_check, "_sweeps", lambda device, fast: points)
-    day05 = {
-        "item_us": 12.0,
-        "kernels_per_epoch": 18.0,
-        "epochs": 2000,
-        "variants": {
-            "lesson loop, .item() every epoch": {"us_per_epoch": 600.0, "speedup": 1.0},
-            "hand-written step, CUDA graphs": {"us_per_epoch": 20.0, "speedup": 30.0},
-        },
+    payload["day05"]["variants"]["hand-written step, CUDA graphs"] = {
+        "s_per_epoch": 2e-5,
+        "speedup": 30.0,
     }
-    monkeypatch.setattr(gpu_check, "_day05", lambda device, fast: day05)
-    day07 = {
-        "lesson loop 4-10-3, 120 rows": {"device busy share": 0.4, "MFU": 1e-5, "ms per step": 0.6}
-    }
-    roofs = {"peak_flops": 5e14, "bandwidth_bytes_per_s": 4e12}
-    monkeypatch.setattr(gpu_check, "_roofs_and_day07", lambda device: (roofs, day07))
+    measured = {"sync": "sync", "copy_rates": "copies", "roofs": "roofs", "day05": "day05"}
+    for function, name in (measured | {"day06": "day06"}).items():
+        monkeypatch.setattr(receipt, function, lambda device, s, part=payload[name]: part)
+    monkeypatch.setattr(receipt, "day07", lambda device, s, peak: payload["day07"])
+    ranks = []
+    monkeypatch.setattr(receipt, "allreduce", lambda gpus, s: ranks.append(gpus))
+    return ranks
 
 
-def test_it_writes_the_reference_and_a_one_screen_summary(fake_cuda, monkeypatch, tmp_path, capsys):
-    fake_measurements(monkeypatch)
-    monkeypatch.setattr(gpu_check.torch.cuda, "get_device_name", lambda d=None: "NVIDIA H100")
+def test_it_writes_the_receipt_and_a_one_screen_summary(fake_cuda, monkeypatch, tmp_path, capsys):
+    ranks = fake_measurements(monkeypatch)
     monkeypatch.setattr("helpers.nvml.driver_version", lambda: "570.1")
+    monkeypatch.setattr(receipt.torch.cuda, "get_device_name", lambda d=None: fake_cuda.name)
     assert main(["gpu-check", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     payload = json.loads((tmp_path / "gpu_reference.json").read_text(encoding="utf-8"))
-    assert {"card", "date", "points", "day05", "roofline", "day07"} <= set(payload)
-    assert payload["card"]["gpu"] == fake_cuda.name and payload["card"]["driver"] == "570.1"
-    card, table = takeoff.load_reference(tmp_path / "gpu_reference.json")  # day 6 reads it back
-    assert isinstance(table, pd.DataFrame) and set(table["device"]) == {"cuda", "cpu"}
-    assert "500.0 TFLOP/s, 4000 GB/s" in out and "30.00x" in out
-    assert "take-off at" in out and "kernels running 40%" in out
+    assert receipt.validate(payload) == [] and payload["mode"] == "full"
+    assert payload["machine"]["name"] == fake_cuda.name and payload["machine"]["driver"] == "570.1"
+    assert payload["machine"]["count"] == 2 and ranks == [2]  # two GPUs: all-reduce measured
+    assert "2 × NVIDIA H100 80GB HBM3" in out and "400.00 TFLOP/s (8192²), 3000 GB/s" in out
+    assert "30.00x" in out and "take-off at" in out and "busy 30%" in out
+    assert "a CUDA graph node 2.00 µs" in out
     assert len(out.splitlines()) < 25  # one screen
+
+
+def test_a_broken_measurement_is_not_shipped(fake_cuda, monkeypatch, tmp_path, capsys):
+    fake_measurements(monkeypatch)
+    monkeypatch.setattr(receipt, "roofs", lambda device, s: h100_payload()["roofs"] | {
+        "peak_flops": 2e15})  # fmt: skip
+    monkeypatch.setattr(receipt.torch.cuda, "get_device_name", lambda d=None: fake_cuda.name)
+    assert main(["gpu-check", "--out", str(tmp_path)]) == 1
+    assert "above the datasheet" in capsys.readouterr().err
+    assert not (tmp_path / "gpu_reference.json").exists()

@@ -107,6 +107,12 @@ def gpu_check(args: argparse.Namespace) -> int:
     return gpu_check(args.out, notebooks=args.notebooks, fast=args.fast)
 
 
+def receipt(args: argparse.Namespace) -> int:
+    from helpers.course.receipt import receipt
+
+    return receipt(args.out, fast=args.fast, device=args.device)
+
+
 def grade(args: argparse.Namespace) -> int:
     from helpers import paths
     from helpers.course import grading
@@ -241,6 +247,11 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--out", type=Path, required=True, help="folder for gpu_reference.json")
     sub.add_argument("--notebooks", action="store_true", help="also run every lesson (fast mode)")
     sub.add_argument("--fast", action="store_true", help="small sizes, to try the command")
+
+    sub = command(receipt, "measure this device (GPU or CPU) into one JSON file, a receipt")
+    sub.add_argument("--out", type=Path, required=True, help="the receipt's file (JSON)")
+    sub.add_argument("--fast", action="store_true", help="small sizes (also COURSE_FAST=1)")
+    sub.add_argument("--device", default=None, help="cuda, mps or cpu (default: the best here)")
 
     sub = command(grade, "grade a folder of submitted homework (make grade)")
     sub.add_argument("submissions", type=Path, help="folder of submissions")

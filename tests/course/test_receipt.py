@@ -1,0 +1,262 @@
+"""python -m helpers receipt: a real fast run on this CPU; every GPU path with fakes."""
+
+import ast
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+import torch
+
+from helpers import compiled, loops
+from helpers.config import KNOBS, Sizes
+from helpers.course import gpu_check, receipt
+from helpers.course.cli import main
+from helpers.ring import ring_bytes_per_rank
+
+TOOLING = [Path(receipt.__file__), Path(gpu_check.__file__)]
+
+
+def test_a_fast_receipt_of_this_cpu_is_written_checked_and_complete(no_gpu, tmp_path, capsys):
+    out = tmp_path / "cpu.json"
+    assert main(["receipt", "--fast", "--out", str(out)]) == 0
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    assert receipt.validate(payload) == []
+    assert payload["schema"] == "course-receipt/1" and payload["mode"] == "fast"
+    assert payload["machine"]["device"] == "cpu" and payload["machine"]["count"] == 1
+    assert payload["sync"]["graph_node_s"] is None and payload["allreduce"] is None
+    assert payload["copies"]["h2d_pinned"] is None and payload["copies"]["on_device"] > 0
+    assert payload["roofs"]["datasheet_flops"] is None and payload["roofs"]["peak_flops"] > 0
+    day05 = payload["day05"]
+    assert day05["lesson"] == "lesson loop, .item() every 100 epochs"
+    assert {"losses kept on the device", "hand-written step"} <= set(day05["variants"])
+    assert day05["variants"][day05["lesson"]]["speedup"] == pytest.approx(1.0)
+    assert day05["fastest"] in day05["variants"]
+    assert {p["device"] for p in payload["day06"]["points"]} == {"cpu"}
+    assert any(name.startswith("lesson loop") for name in payload["day07"])
+    shown = capsys.readouterr().out
+    assert "day 5:" in shown and "take-off at" in shown and f"wrote {out}" in shown
+
+
+def h100_payload() -> dict:
+    """A plausible receipt of one H100, as collect would return it."""
+    variant = {"s_per_epoch": 1e-4, "speedup": 1.0}
+    return {
+        "schema": "course-receipt/1",
+        "date": "2026-12-04T08:00:00+00:00",
+        "mode": "full",
+        "machine": {"device": "cuda", "name": "NVIDIA H100 80GB HBM3", "count": 1,
+                    "memory_bytes": 85_520_809_984, "driver": "570.1", "cuda": "12.8",
+                    "torch": "2.13.0", "python": "3.12.3", "cpu": "AMD EPYC", "threads": 16},
+        "sync": {"launch_s": 5e-6, "item_s": 2e-5, "graph_node_s": 2e-6},
+        "copies": {"bytes": 2**26, "h2d_pageable": 2e10, "h2d_pinned": 5e10,
+                   "d2h_pageable": 2e10, "d2h_pinned": 5e10, "on_device": 3e12},
+        "roofs": {"matmul_n": 8192, "peak_flops": 4e14, "bandwidth_bytes_per_s": 3e12,
+                  "datasheet_flops": 4.947e14, "bus_bytes_per_s": 6.4e10},
+        "day05": {"epochs": 2000, "kernels_per_epoch": 21.0, "lesson": "lesson loop",
+                  "fastest": "lesson loop", "variants": {"lesson loop": variant}},
+        "day06": {"points": [{"model": "IrisMLP 4-10-3", "rows": 100, "device": "cuda",
+                              "seconds": 1e-4}]},
+        "day07": {"lesson loop 4-10-3, 120 rows": {"device busy share": 0.3, "MFU": 1e-4}},
+        "allreduce": None,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "value", "problem"),
+    [
+        ("sync", "launch_s", 5e-4, "sync.launch_s"),  # 500 µs: no CUDA launch takes that
+        ("copies", "h2d_pinned", 9e10, "faster than the bus"),  # 90 GB/s over PCIe 5.0
+        ("roofs", "peak_flops", 9e14, "above the datasheet"),
+    ],
+)
+def test_the_minimal_check_rejects_what_no_gpu_measures(section, key, value, problem):
+    payload = h100_payload()
+    assert receipt._check(payload) == []
+    payload[section][key] = value
+    (found,) = receipt._check(payload)
+    assert problem in found
+    assert receipt._check(payload | {"schema": "course-receipt/0"}) == [
+        "schema: 'course-receipt/0' is not course-receipt/1"
+    ]
+    del payload["day06"]
+    assert receipt._check(payload) == ["day06: missing"]
+
+
+def test_a_receipt_that_fails_its_check_is_not_written(no_gpu, monkeypatch, tmp_path, capsys):
+    broken = h100_payload()
+    broken["sync"]["launch_s"] = 5e-4
+    monkeypatch.setattr(receipt, "collect", lambda device, fast: broken)
+    out = tmp_path / "r.json"
+    assert main(["receipt", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "sync.launch_s" in err and "python -m helpers receipt" in err and not out.exists()
+
+
+@pytest.fixture
+def cuda_versions(fake_cuda, monkeypatch):
+    monkeypatch.setattr(torch.version, "cuda", "12.8")
+    monkeypatch.setattr("helpers.nvml.driver_version", lambda: "570.1")
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda d=None: fake_cuda.name)
+    return fake_cuda
+
+
+def test_the_machine_of_a_cuda_gpu(cuda_versions):
+    found = receipt.machine(torch.device("cuda"))
+    assert found["device"] == "cuda" and found["name"] == "NVIDIA H100 80GB HBM3"
+    assert found["count"] == 2 and found["memory_bytes"] == cuda_versions.total_memory
+    assert (found["driver"], found["cuda"], found["torch"]) == ("570.1", "12.8", torch.__version__)
+
+
+def test_the_roofs_of_a_known_gpu_carry_its_datasheet(cuda_versions, monkeypatch):
+    sizes = {}
+    monkeypatch.setattr(
+        "helpers.roofline.measure_peak_flops", lambda d, size, threads: sizes.setdefault("n", 4e14)
+    )
+    monkeypatch.setattr("helpers.roofline.measure_bandwidth", lambda d, n, threads: 3e12)
+    found = receipt.roofs(torch.device("cuda"), Sizes(fast=False))
+    assert found["matmul_n"] == KNOBS["receipt_matmul_n"][0]["gpu"]
+    assert found["datasheet_flops"] == pytest.approx(494.7e12)
+    assert found["bus_bytes_per_s"] == pytest.approx(64e9)
+
+
+def test_copies_on_a_gpu_map_day_2s_variants(cuda_versions, monkeypatch):
+    n = max(KNOBS["day02_copy_sizes"][1])
+    table = pd.DataFrame(
+        {
+            "variant": ["pageable -> GPU, copy_", "pinned -> GPU, copy_"],
+            "bytes": [n, n],
+            "median_s": [n / 2e10, n / 5e10],
+        }
+    )
+    monkeypatch.setattr("helpers.copies.measure_copies", lambda device, sizes, repeats: table)
+    monkeypatch.setattr(receipt, "readback", lambda d, n, pinned: 4e10 if pinned else 1e10)
+    monkeypatch.setattr("helpers.roofline.measure_bandwidth", lambda d, n: 3e12)
+    found = receipt.copy_rates(torch.device("cuda"), Sizes(fast=True))
+    assert found["bytes"] == n
+    assert found["h2d_pageable"] == pytest.approx(2e10)
+    assert found["h2d_pinned"] == pytest.approx(5e10)
+    assert (found["d2h_pageable"], found["d2h_pinned"], found["on_device"]) == (1e10, 4e10, 3e12)
+
+
+def test_a_device_to_host_copy_is_timed_for_real_on_the_cpu():
+    assert receipt.readback(torch.device("cpu"), 2**20, pinned=False) > 1e6  # above 1 MB/s
+
+
+def test_a_graph_replay_is_priced_per_node(monkeypatch):
+    captured = []
+
+    class FakeGraph:
+        def replay(self):
+            captured.append("replay")
+
+    class Capture:
+        def __init__(self, graph):
+            captured.append("capture")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(torch.cuda, "CUDAGraph", FakeGraph)
+    monkeypatch.setattr(torch.cuda, "graph", Capture)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: None)
+    x = torch.zeros(1)
+    per_node = receipt.graph_replay_per_node(x, 50, torch.device("cpu"))
+    assert x.item() == 51  # one warm-up, then the 50 nodes ran once while captured
+    assert captured[0] == "capture" and captured.count("replay") > 1
+    assert 0 < per_node < 1e-3
+
+
+def test_all_reduce_comes_from_day_8s_run_with_one_process_per_gpu(monkeypatch):
+    launched = {}
+
+    def launch(args, *, nproc, out, timeout, env):
+        launched.update(args=args, nproc=nproc, env=env)
+        ring = {"sizes": [1024, 2**20], "seconds": {"dist.all_reduce": [2e-5, 4e-5], "ring": []}}
+        return SimpleNamespace(result=lambda part: ring)
+
+    monkeypatch.setattr("helpers.torchrun.launch", launch)
+    assert receipt.allreduce(1, Sizes(fast=True)) is None  # one GPU: nothing to reduce
+    found = receipt.allreduce(4, Sizes(fast=True))
+    assert launched == {
+        "args": ["--parts", "ring", "--device", "cuda"],
+        "nproc": 4,
+        "env": {"COURSE_FAST": "1"},
+    }
+    assert found["gpus"] == 4 and [p["bytes"] for p in found["points"]] == [1024, 2**20]
+    assert found["points"][1]["bus_bytes_per_s"] == pytest.approx(
+        ring_bytes_per_rank(2**20, 4) / 4e-5
+    )
+
+
+def test_day_5_compiles_its_variants_and_runs_them_with_static_weights(monkeypatch):
+    kept = []
+    real = loops.handwritten_loop
+
+    def handwritten(*args, **options):
+        kept.append(options.get("static_weights", False))
+        return real(*args, **options)
+
+    def compile_all(device, per_call, fresh, X, y):
+        ready = {"hand-written step, CUDA graphs": (loops.handwritten_step, 1, 0.1)}
+        return ready, {"hand-written step, CUDA graphs": "first calls 0.1 s"}
+
+    monkeypatch.setattr(compiled, "compile_all", compile_all)
+    monkeypatch.setattr(loops, "handwritten_loop", handwritten)
+    sizes = Sizes(fast=True)
+    sizes.receipt_compile, sizes.day05_fix_epochs, sizes.day05_profile_epochs = True, 20, 5
+    found = receipt.day05(torch.device("cpu"), sizes)
+    assert set(found["variants"]) == {
+        "lesson loop, .item() every 100 epochs",
+        "losses kept on the device",
+        "hand-written step",
+        "hand-written step, CUDA graphs",
+    }
+    assert True in kept and found["notes"] == {
+        "hand-written step, CUDA graphs": "first calls 0.1 s"
+    }
+
+
+def numbers_outside(path: Path, allowed=(0, 1), exempt=("summary", "_LAUNCH_S")) -> list[str]:
+    """Numeric literals other than 0 and 1, outside the functions and names in ``exempt``
+    (the summary's unit conversions, the temporary check's bounds)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = set()
+    for node in ast.walk(tree):
+        named = isinstance(node, ast.FunctionDef) and node.name in exempt
+        assigned = isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id in exempt for t in node.targets
+        )
+        if named or assigned:
+            skipped |= {id(n) for n in ast.walk(node)}
+    return [
+        f"{path.name}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and type(node.value) in (int, float)
+        and node.value not in allowed
+        and id(node) not in skipped
+    ]
+
+
+def test_the_scan_finds_a_typed_size(tmp_path):
+    typed = tmp_path / "typed.py"
+    typed.write_text("def f(s):\n    return train(epochs=2000, every=s.day05_fix_epochs)\n",
+                     encoding="utf-8")  # fmt: skip
+    assert numbers_outside(typed) == ["typed.py:2: 2000"]
+
+
+def test_every_size_the_tooling_uses_is_a_knob():
+    assert [found for path in TOOLING for found in numbers_outside(path)] == []
+    source = Path(receipt.__file__).read_text(encoding="utf-8")
+    used = {
+        node.attr
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        and node.value.id == "s"
+    }  # fmt: skip
+    assert used - {"fast"} <= set(KNOBS) and "day05_fix_epochs" in used
