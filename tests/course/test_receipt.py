@@ -260,3 +260,11 @@ def test_every_size_the_tooling_uses_is_a_knob():
         and node.value.id == "s"
     }  # fmt: skip
     assert used - {"fast"} <= set(KNOBS) and "day05_fix_epochs" in used
+
+
+@pytest.mark.slow
+def test_all_reduce_over_two_gloo_ranks_for_real():
+    found = receipt.allreduce(2, Sizes(fast=True), device_type="cpu")  # ~20 s: torchrun, 2 ranks
+    assert found["gpus"] == 2
+    assert [p["bytes"] for p in found["points"]] == list(KNOBS["day08_sizes"][1])
+    assert all(p["seconds"] > 0 and 0 < p["bus_bytes_per_s"] < 1e12 for p in found["points"])

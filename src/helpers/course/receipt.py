@@ -272,7 +272,7 @@ def collect(device: torch.device, fast: bool = False) -> dict:
     gpus = found["machine"]["count"] if device.type == "cuda" else 0
     return {
         "schema": SCHEMA,
-        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "mode": "fast" if fast else "full",
         **found,
         "allreduce": allreduce(gpus, s),
