@@ -268,3 +268,31 @@ def test_all_reduce_over_two_gloo_ranks_for_real():
     assert found["gpus"] == 2
     assert [p["bytes"] for p in found["points"]] == list(KNOBS["day08_sizes"][1])
     assert all(p["seconds"] > 0 and 0 < p["bus_bytes_per_s"] < 1e12 for p in found["points"])
+
+
+def test_the_maintainers_gpu_script_runs_the_check_then_ships_the_receipt(tmp_path):
+    """benchmarks/gpu_run.sh with a stand-in for Python that logs its arguments."""
+    import subprocess
+
+    script = Path(receipt.__file__).parents[3] / "benchmarks" / "gpu_run.sh"
+    log, shim = tmp_path / "log.txt", tmp_path / "python"
+    shim.write_text(
+        "#!/usr/bin/env bash\n"
+        f'echo "$*" >> {log}\n'
+        'if [ "$3" = gpu-check ]; then out="${@: -1}"; [ "$out" = --notebooks ] && out="$5"\n'
+        '  mkdir -p "$out"; echo "{}" > "$out/gpu_reference.json"; fi\n',
+        encoding="utf-8",
+    )
+    shim.chmod(0o755)
+    (tmp_path / "data").mkdir()
+    env = {"PATH": "/usr/bin:/bin", "PYTHON": str(shim), "OUT": "out"}
+    done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, encoding="utf-8")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert log.read_text(encoding="utf-8").splitlines() == [
+        "-",  # the CUDA check, a script on standard input
+        "-m helpers gpu-check --fast --out out/fast",
+        "-m helpers gpu-check --out out",
+        "-m helpers receipt --device cpu --out out/cpu_receipt.json",
+    ]
+    assert (tmp_path / "data" / "gpu_reference.json").read_text(encoding="utf-8") == "{}\n"
