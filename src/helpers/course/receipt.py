@@ -15,7 +15,8 @@ sizes of :data:`helpers.config.KNOBS` (fast or full mode):
 * day 7: the busy share and model FLOP utilisation of the lesson's step and the wide one;
 * with two or more GPUs, all-reduce bus bandwidth from day 8's own run (``torchrun``, NCCL).
 
-:func:`collect` measures, :func:`write` checks the payload (:func:`validate`) before writing it.
+:func:`collect` measures, :func:`write` checks the payload with the lessons' own reader
+(:func:`helpers.receipts.validate`: the format and its plausibility bounds) before writing it.
 ``python -m helpers gpu-check`` is this on a CUDA GPU, plus the notebooks; its
 :func:`~helpers.course.gpu_check.summary` puts a receipt on one screen.
 """
@@ -32,9 +33,8 @@ from pathlib import Path
 import torch
 
 from helpers.config import Sizes, fast_mode, sizes
+from helpers.receipts import FIX, SCHEMA, validate
 
-SCHEMA = "course-receipt/1"
-FIX = "re-run `python -m helpers receipt --out FILE` on that machine"
 WIDE = "wide 4-512-512-3"
 """Day 6's wide network (a key of ``helpers.takeoff.MODELS``): capped in rows on a CPU."""
 
@@ -289,41 +289,6 @@ def collect(device: torch.device, fast: bool = False) -> dict:
     }
 
 
-def validate(payload: dict) -> list[str]:
-    """What is wrong with ``payload``: :func:`helpers.receipts.validate` where the lessons'
-    reader exists, else :func:`_check` (the schema, the sections, a CUDA launch's bounds)."""
-    try:
-        from helpers.receipts import validate as lessons_validate
-    except ImportError:
-        return _check(payload)
-    return lessons_validate(payload)
-
-
-_SECTIONS = ("machine", "sync", "copies", "roofs", "day05", "day06", "day07", "allreduce")
-_LAUNCH_S = (1e-6, 100e-6)  # every CUDA kernel launch lies in 1 to 100 µs
-
-
-def _check(payload: dict) -> list[str]:
-    """A minimal check, until ``helpers.receipts`` is there: the schema, every section, a CUDA
-    launch within its bounds, copies and FLOP/s under the datasheet's ceilings."""
-    if payload.get("schema") != SCHEMA:
-        return [f"schema: {payload.get('schema')!r} is not {SCHEMA}"]
-    problems = [f"{key}: missing" for key in _SECTIONS if key not in payload]
-    if problems:
-        return problems
-    launch, (low, high) = payload["sync"]["launch_s"], _LAUNCH_S
-    if payload["machine"]["device"] == "cuda" and not low <= launch <= high:
-        problems.append(f"sync.launch_s: {launch:.3g} s is outside {low:g} to {high:g} s")
-    roofs, copies = payload["roofs"], payload["copies"]
-    bus, sheet = roofs["bus_bytes_per_s"], roofs["datasheet_flops"]
-    for key, rate in copies.items():
-        if key.startswith(("h2d", "d2h")) and bus and rate and rate > bus:
-            problems.append(f"copies.{key}: {rate:.3g} bytes/s is faster than the bus ({bus:.3g})")
-    if sheet and roofs["peak_flops"] > sheet:
-        problems.append(f"roofs.peak_flops: {roofs['peak_flops']:.3g} is above the datasheet's")
-    return problems
-
-
 def write(payload: dict, out: Path) -> Path:
     """Check ``payload`` and write it to ``out`` as JSON; raise ``ValueError`` (nothing written)
     with every problem when the check fails."""
@@ -344,7 +309,7 @@ def receipt(out: Path, *, fast: bool = False, device: str | None = None) -> int:
     try:
         write(payload, out)
     except ValueError as err:
-        print(f"ERROR: {err}. {FIX.capitalize()} (a busy machine can distort it).", file=sys.stderr)
+        print(f"ERROR: {err}. To fix: {FIX} (a busy machine can distort it).", file=sys.stderr)
         return 1
     print(summary(payload))
     print(f"wrote {out}")
