@@ -150,7 +150,7 @@ KNOBS: dict[str, tuple[object, object]] = {
     # the largest matrix product (n x n, by device kind), the small kernels captured in one CUDA
     # graph, whether to compile day 5's compiled variants (a cold cache takes tens of seconds on a
     # CPU), day 5's baseline (its loop recording every N epochs), the all-reduce run's limit (s).
-    "receipt_matmul_n":        ({"cpu": 2048, "gpu": 8192}, {"cpu": 512, "gpu": 2048}),
+    "receipt_matmul_n":        ({"cpu": 2048, "gpu": 8192}, {"cpu": 1024, "gpu": 2048}),
     "receipt_graph_nodes":     (200,                        20),
     "receipt_compile":         (True,                       False),
     "receipt_lesson_every":    (100,                        100),

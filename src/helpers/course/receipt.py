@@ -271,6 +271,20 @@ def allreduce(gpus: int, s: Sizes, device_type: str = "cuda") -> dict | None:
     return {"gpus": gpus, "points": points}
 
 
+def best_peak(found: dict, device: torch.device) -> None:
+    """A roof is a best case, and a busy machine slows one measurement: time the largest matrix
+    product again after the lessons' steps, keep the faster of the two, and express day 7's
+    MFU against it."""
+    from helpers import roofline
+
+    roofs, threads = found["roofs"], torch.get_num_threads()
+    first = roofs["peak_flops"]
+    again = roofline.measure_peak_flops(device, size=roofs["matmul_n"], threads=threads)
+    roofs["peak_flops"] = max(first, again)
+    for figures in found["day07"].values():
+        figures["MFU"] *= first / roofs["peak_flops"]
+
+
 def collect(device: torch.device, fast: bool = False) -> dict:
     """Every measurement of this device, as a receipt's payload (not yet checked)."""
     s = sizes(fast)
@@ -279,6 +293,7 @@ def collect(device: torch.device, fast: bool = False) -> dict:
     found["roofs"] = roofs(device, s)
     found |= {"day05": day05(device, s), "day06": day06(device, s)}
     found["day07"] = day07(device, s, found["roofs"]["peak_flops"])
+    best_peak(found, device)
     gpus = found["machine"]["count"] if device.type == "cuda" else 0
     return {
         "schema": SCHEMA,
