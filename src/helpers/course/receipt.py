@@ -286,20 +286,25 @@ def best_peak(found: dict, device: torch.device) -> None:
 
 
 def collect(device: torch.device, fast: bool = False) -> dict:
-    """Every measurement of this device, as a receipt's payload (not yet checked)."""
+    """Every measurement of this device, as a receipt's payload (not yet checked).
+
+    Day 5 comes last: its compiled code can slow the eager steps measured after it in the same
+    process (on a busy 2-core CPU, one run: a small step took 1.1 ms before day 5's compiles and
+    21-28 ms after)."""
     s = sizes(fast)
     print(f"Measuring {device.type} ({'fast' if fast else 'full'} mode)...", flush=True)
     found = {"machine": machine(device), "sync": sync(device, s), "copies": copy_rates(device, s)}
-    found["roofs"] = roofs(device, s)
-    found |= {"day05": day05(device, s), "day06": day06(device, s)}
+    found |= {"roofs": roofs(device, s), "day06": day06(device, s)}
     found["day07"] = day07(device, s, found["roofs"]["peak_flops"])
     best_peak(found, device)
+    found["day05"] = day05(device, s)
     gpus = found["machine"]["count"] if device.type == "cuda" else 0
+    order = ("machine", "sync", "copies", "roofs", "day05", "day06", "day07")
     return {
         "schema": SCHEMA,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "mode": "fast" if fast else "full",
-        **found,
+        **{key: found[key] for key in order},
         "allreduce": allreduce(gpus, s),
     }
 
