@@ -130,6 +130,14 @@ def test_lesson_sections():
     assert changed(lambda d: d["day05"]["variants"][lesson].update(speedup=0)) == [
         f"day05.variants[{lesson!r}].speedup: 0 is not positive"
     ]
+    assert changed(lambda d: d["day05"]["variants"][lesson].update(speedup_q1=0.9)) == []
+    assert changed(lambda d: d["day05"]["variants"][lesson].update(speedup_q1="0.9")) == [
+        f"day05.variants[{lesson!r}].speedup_q1: '0.9' is not positive"
+    ]
+    assert changed(lambda d: d["day05"].update(busy_share=0.09)) == []
+    assert changed(lambda d: d["day05"].update(busy_share=9)) == [
+        "day05.busy_share: 9 is not a share between 0 and 1"
+    ]
     assert changed(lambda d: d["day05"].update(fastest="CUDA graphs")) == [
         "day05.fastest: 'CUDA graphs' is not one of day05.variants"
     ]

@@ -68,14 +68,8 @@ def shelf() -> Shelf:
 
 
 def or_load(found: Shelf | None) -> Shelf:
+    """``found``, or the receipts :func:`shelf` reads when it is ``None``."""
     return shelf() if found is None else found
-
-
-def source(found: Shelf | None = None, missing: str = "receipts.none") -> Beside:
-    """Only where a lesson's GPU figures come from: the newest GPU receipt (else the newest
-    receipt), or how to make one (``missing``: the catalog's sentence for that day)."""
-    found = or_load(found)
-    return Beside(heading(found, found.pick(), missing))
 
 
 def day06(found: Shelf | None = None) -> Beside:

@@ -57,11 +57,11 @@ SRC = ROOT / "src"
 GIT = ROOT / ".git"
 DATA = ROOT / "data"
 HEART_CSV = DATA / "heart_cleveland.csv"
-GPU_REFERENCE = DATA / "gpu_reference.json"
-"""The course's reference receipt, measured on a real GPU (absent until someone measures one)."""
 RECEIPTS = ROOT / "receipts"
 """The learner's receipts (``python -m helpers receipt`` files; the ``COURSE_RECEIPTS`` setting
 names another folder: see :func:`helpers.receipts.folder`)."""
+GPU_REFERENCE = DATA / "gpu_reference.json"
+"""Day 6's reference curve measured on a real GPU (absent until someone measures one)."""
 
 NOTEBOOKS = ROOT / "notebooks"
 HOMEWORK = NOTEBOOKS / "homework"

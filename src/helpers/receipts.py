@@ -6,7 +6,7 @@ names another). Back on a laptop, the lessons put the GPU's figures beside the o
 Without a receipt of the learner's own, they read the course's reference,
 ``data/gpu_reference.json`` (same format), and label it as the reference.
 
-The format (``course-receipt/1``, written up in full in ``receipts/README.md``): SI numbers only
+The format (``course-receipt/1``, its keys and types in :data:`SECTIONS`): SI numbers only
 (seconds, bytes, bytes/s, FLOP/s), ``null`` for what is unknown or does not apply. :func:`validate`
 lists what is wrong with a payload: missing keys, wrong types, and numbers no device produces (a
 CUDA launch outside 1 to 100 µs, a copy faster than the bus, FLOP/s above the datasheet).
@@ -162,10 +162,15 @@ def _flops(roofs: dict) -> list[str]:
 def _lessons(payload: dict) -> list[str]:
     problems, day05 = [], payload["day05"]
     for name, variant in day05["variants"].items():
-        for key in ("s_per_epoch", "speedup"):
+        for key in ("s_per_epoch", "speedup", "speedup_q1"):  # speedup_q1 may be left out
             value = variant.get(key) if isinstance(variant, dict) else None
-            if not _is(value, NUMBER) or value <= 0:
+            if (value is not None or key != "speedup_q1") and not (
+                _is(value, NUMBER) and value > 0
+            ):
                 problems.append(f"day05.variants[{name!r}].{key}: {value!r} is not positive")
+    busy = day05.get("busy_share")  # may be left out
+    if busy is not None and not (_is(busy, NUMBER) and 0 <= busy <= 1):
+        problems.append(f"day05.busy_share: {busy!r} is not a share between 0 and 1")
     for key in ("lesson", "fastest"):
         if day05[key] not in day05["variants"]:
             problems.append(f"day05.{key}: {day05[key]!r} is not one of day05.variants")

@@ -101,7 +101,8 @@ MESSAGES = {
     ),
     "receipts.day08.column": "all-reduce bus bandwidth, {gpus} GPUs: {label}",
     "receipts.day08.ratio": (
-        "**{method}** here: {here} fitted; the receipt's GPUs reached {there}, {ratio:,.0f}× as much."
+        "**{method}** here: {here} fitted; the receipt's GPUs reached {there}, "
+        "{ratio:,.0f}× as much."
     ),
     # day 8: distributed, ranks, ddp_train and the day's conclusions
 }

@@ -65,11 +65,11 @@ MESSAGES = {
     ),
     "receipts.day05.item": "单独一次 `.item()`",
     "receipts.day05.recording": "循环中的一次记录（它的代价 `b`）",
-    "receipts.day05.launches": "启动一个 epoch 的内核（启动开销的底噪）",
-    "receipts.day05.lesson": "课程循环的一个 epoch（{lesson}）",
-    "receipts.day05.kept": "损失留在设备上的一个 epoch（没有等待）",
-    "receipts.day05.fastest": "最快变体的一个 epoch（{fastest}）",
-    "receipts.day05.student": "按这些价格计算学生的运行：20,000 个 epoch，200 次记录",
+    "receipts.day05.launches": "启动一个轮次 的内核（启动开销的底噪）",
+    "receipts.day05.lesson": "课程循环的一个轮次（{lesson}）",
+    "receipts.day05.kept": "损失留在设备上的一个轮次（没有等待）",
+    "receipts.day05.fastest": "最快变体的一个轮次（{fastest}）",
+    "receipts.day05.student": "按这些价格计算学生的运行：20,000 个轮次，200 次记录",
     "receipts.day05.no_busy": "这张收据没有课程循环的设备忙碌占比，所以不在它上面判断第三部分。",
     "receipts.day05.verdict": (
         "**第三部分（异步提交）：** 本机 *{here}*；在 {label} 上 *{there}*。{evidence}"
@@ -88,10 +88,10 @@ MESSAGES = {
     "receipts.day07.bandwidth": "内存带宽（设备内部的一次大拷贝）",
     "receipts.day07.pinned": "主机到设备拷贝，锁页内存",
     "receipts.day08.none": (
-        "这里没有两块或更多 GPU 的收据，所以没有真实链路上的 all-reduce 可以展示。在有多块 GPU 的"
+        "这里没有两块或更多 GPU 的收据，所以没有真实链路上的全归约可以展示。在有多块 GPU 的"
         "机器上运行 `python -m helpers receipt --out my-gpus.json`，把文件复制到 `{folder}`。"
     ),
-    "receipts.day08.column": "all-reduce 总线带宽，{gpus} 块 GPU：{label}",
+    "receipts.day08.column": "全归约（all-reduce）总线带宽，{gpus} 块 GPU：{label}",
     "receipts.day08.ratio": (
         "**{method}** 在本机：拟合得 {here}；收据中的 GPU 达到 {there}，是它的 {ratio:,.0f}×。"
     ),
