@@ -32,7 +32,8 @@ def test_a_fast_receipt_of_this_cpu_is_written_checked_and_complete(no_gpu, tmp_
     assert day05["lesson"] == "lesson loop, .item() every 100 epochs"
     assert {"losses kept on the device", "hand-written step"} <= set(day05["variants"])
     assert day05["variants"][day05["lesson"]]["speedup"] == pytest.approx(1.0)
-    assert day05["fastest"] in day05["variants"]
+    assert day05["fastest"] in day05["variants"] and 0 < day05["busy_share"] <= 1
+    assert all(0 < v["speedup_q1"] <= v["speedup"] * (1 + 1e-9) for v in day05["variants"].values())
     assert {p["device"] for p in payload["day06"]["points"]} == {"cpu"}
     assert any(name.startswith("lesson loop") for name in payload["day07"])
     shown = capsys.readouterr().out
