@@ -120,7 +120,7 @@ def test_the_roofs_of_a_known_gpu_carry_its_datasheet(cuda_versions, monkeypatch
     assert found["bus_bytes_per_s"] == pytest.approx(64e9)
 
 
-def test_the_roof_is_the_faster_of_two_products_and_mfu_follows_it(monkeypatch):
+def test_the_roof_is_the_fastest_flops_seen_and_mfu_follows_it(monkeypatch):
     found = {
         "roofs": {"matmul_n": 1024, "peak_flops": 2e10},  # slowed by another program
         "day07": {"wide": {"MFU": 1.2, "device busy share": 0.7}},
@@ -133,6 +133,10 @@ def test_the_roof_is_the_faster_of_two_products_and_mfu_follows_it(monkeypatch):
     receipt.best_peak(found, torch.device("cpu"))  # a slower second one changes nothing
     assert found["roofs"]["peak_flops"] == 4e10
     assert found["day07"]["wide"]["MFU"] == pytest.approx(0.6)
+    found["day07"]["wide"]["MFU"] = 1.5  # the step beat both products: it sets the roof
+    receipt.best_peak(found, torch.device("cpu"))
+    assert found["roofs"]["peak_flops"] == pytest.approx(6e10)
+    assert found["day07"]["wide"]["MFU"] == pytest.approx(1.0)
 
 
 def test_copies_on_a_gpu_map_day_2s_variants(cuda_versions, monkeypatch):
