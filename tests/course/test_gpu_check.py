@@ -2,7 +2,7 @@
 
 import json
 
-from helpers.course import receipt
+from helpers.course import receipt, receipt_days
 from helpers.course.cli import main
 from tests.course.test_receipt import h100_payload
 
@@ -29,8 +29,8 @@ def fake_measurements(monkeypatch):
     }
     measured = {"sync": "sync", "copy_rates": "copies", "roofs": "roofs", "day05": "day05"}
     for function, name in (measured | {"day06": "day06"}).items():
-        monkeypatch.setattr(receipt, function, lambda device, s, part=payload[name]: part)
-    monkeypatch.setattr(receipt, "day07", lambda device, s, peak: payload["day07"])
+        monkeypatch.setattr(receipt_days, function, lambda device, s, part=payload[name]: part)
+    monkeypatch.setattr(receipt_days, "day07", lambda device, s, peak: payload["day07"])
     monkeypatch.setattr("helpers.roofline.measure_peak_flops", lambda d, size, threads: 1e14)
     ranks = []
     monkeypatch.setattr(receipt, "allreduce", lambda gpus, s: ranks.append(gpus))
@@ -55,7 +55,7 @@ def test_it_writes_the_receipt_and_a_one_screen_summary(fake_cuda, monkeypatch, 
 
 def test_a_broken_measurement_is_not_shipped(fake_cuda, monkeypatch, tmp_path, capsys):
     fake_measurements(monkeypatch)
-    monkeypatch.setattr(receipt, "roofs", lambda device, s: h100_payload()["roofs"] | {
+    monkeypatch.setattr(receipt_days, "roofs", lambda device, s: h100_payload()["roofs"] | {
         "peak_flops": 2e15})  # fmt: skip
     monkeypatch.setattr(receipt.torch.cuda, "get_device_name", lambda d=None: fake_cuda.name)
     assert main(["gpu-check", "--out", str(tmp_path)]) == 1

@@ -11,11 +11,11 @@ import torch
 
 from helpers import compiled, loops
 from helpers.config import KNOBS, Sizes
-from helpers.course import gpu_check, receipt
+from helpers.course import gpu_check, receipt, receipt_days
 from helpers.course.cli import main
 from helpers.ring import ring_bytes_per_rank
 
-TOOLING = [Path(receipt.__file__), Path(gpu_check.__file__)]
+TOOLING = [Path(m.__file__) for m in (receipt, receipt_days, gpu_check)]
 
 
 def test_a_fast_receipt_of_this_cpu_is_written_checked_and_complete(no_gpu, tmp_path, capsys):
@@ -114,7 +114,7 @@ def test_the_roofs_of_a_known_gpu_carry_its_datasheet(cuda_versions, monkeypatch
         "helpers.roofline.measure_peak_flops", lambda d, size, threads: sizes.setdefault("n", 4e14)
     )
     monkeypatch.setattr("helpers.roofline.measure_bandwidth", lambda d, n, threads: 3e12)
-    found = receipt.roofs(torch.device("cuda"), Sizes(fast=False))
+    found = receipt_days.roofs(torch.device("cuda"), Sizes(fast=False))
     assert found["matmul_n"] == KNOBS["receipt_matmul_n"][0]["gpu"]
     assert found["datasheet_flops"] == pytest.approx(494.7e12)
     assert found["bus_bytes_per_s"] == pytest.approx(64e9)
@@ -149,9 +149,9 @@ def test_copies_on_a_gpu_map_day_2s_variants(cuda_versions, monkeypatch):
         }
     )
     monkeypatch.setattr("helpers.copies.measure_copies", lambda device, sizes, repeats: table)
-    monkeypatch.setattr(receipt, "readback", lambda d, n, pinned: 4e10 if pinned else 1e10)
+    monkeypatch.setattr(receipt_days, "readback", lambda d, n, pinned: 4e10 if pinned else 1e10)
     monkeypatch.setattr("helpers.roofline.measure_bandwidth", lambda d, n: 3e12)
-    found = receipt.copy_rates(torch.device("cuda"), Sizes(fast=True))
+    found = receipt_days.copy_rates(torch.device("cuda"), Sizes(fast=True))
     assert found["bytes"] == n
     assert found["h2d_pageable"] == pytest.approx(2e10)
     assert found["h2d_pinned"] == pytest.approx(5e10)
@@ -159,7 +159,7 @@ def test_copies_on_a_gpu_map_day_2s_variants(cuda_versions, monkeypatch):
 
 
 def test_a_device_to_host_copy_is_timed_for_real_on_the_cpu():
-    assert receipt.readback(torch.device("cpu"), 2**20, pinned=False) > 1e6  # above 1 MB/s
+    assert receipt_days.readback(torch.device("cpu"), 2**20, pinned=False) > 1e6  # above 1 MB/s
 
 
 def test_a_graph_replay_is_priced_per_node(monkeypatch):
@@ -183,7 +183,7 @@ def test_a_graph_replay_is_priced_per_node(monkeypatch):
     monkeypatch.setattr(torch.cuda, "graph", Capture)
     monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: None)
     x = torch.zeros(1)
-    per_node = receipt.graph_replay_per_node(x, 50, torch.device("cpu"))
+    per_node = receipt_days.graph_replay_per_node(x, 50, torch.device("cpu"))
     assert x.item() == 51  # one warm-up, then the 50 nodes ran once while captured
     assert captured[0] == "capture" and captured.count("replay") > 1
     assert 0 < per_node < 1e-3
@@ -227,7 +227,7 @@ def test_day_5_compiles_its_variants_and_runs_them_with_static_weights(monkeypat
     monkeypatch.setattr(loops, "handwritten_loop", handwritten)
     sizes = Sizes(fast=True)
     sizes.receipt_compile, sizes.day05_fix_epochs, sizes.day05_profile_epochs = True, 20, 5
-    found = receipt.day05(torch.device("cpu"), sizes)
+    found = receipt_days.day05(torch.device("cpu"), sizes)
     assert set(found["variants"]) == {
         "lesson loop, .item() every 100 epochs",
         "losses kept on the device",
@@ -270,9 +270,10 @@ def test_the_scan_finds_a_typed_size(tmp_path):
 
 def test_every_size_the_tooling_uses_is_a_knob():
     assert [found for path in TOOLING for found in numbers_outside(path)] == []
-    source = Path(receipt.__file__).read_text(encoding="utf-8")
+    sources = [Path(m.__file__).read_text(encoding="utf-8") for m in (receipt, receipt_days)]
     used = {
         node.attr
+        for source in sources
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
         and node.value.id == "s"

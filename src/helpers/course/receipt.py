@@ -15,10 +15,11 @@ sizes of :data:`helpers.config.KNOBS` (fast or full mode):
 * day 7: the busy share and model FLOP utilisation of the lesson's step and the wide one;
 * with two or more GPUs, all-reduce bus bandwidth from day 8's own run (``torchrun``, NCCL).
 
-:func:`collect` measures, :func:`write` checks the payload with the lessons' own reader
-(:func:`helpers.receipts.validate`: the format and its plausibility bounds) before writing it.
-``python -m helpers gpu-check`` is this on a CUDA GPU, plus the notebooks; its
-:func:`~helpers.course.gpu_check.summary` puts a receipt on one screen.
+:func:`collect` measures (the days' parts are in :mod:`helpers.course.receipt_days`);
+:func:`write` checks the payload with the lessons' own reader (:func:`helpers.receipts.validate`:
+the format and its plausibility bounds) before writing it. ``python -m helpers gpu-check`` is
+this on a CUDA GPU, plus the notebooks; its :func:`~helpers.course.gpu_check.summary` puts a
+receipt on one screen.
 """
 
 from __future__ import annotations
@@ -33,15 +34,8 @@ from pathlib import Path
 import torch
 
 from helpers.config import Sizes, fast_mode, sizes
+from helpers.course import receipt_days as days
 from helpers.receipts import FIX, SCHEMA, validate
-
-WIDE = "wide 4-512-512-3"
-"""Day 6's wide network (a key of ``helpers.takeoff.MODELS``): capped in rows on a CPU."""
-
-
-def _kind(device: torch.device) -> str:
-    """``cpu`` or ``gpu``: how knobs that depend on the device are keyed."""
-    return "cpu" if device.type == "cpu" else "gpu"
 
 
 def machine(device: torch.device) -> dict:
@@ -68,186 +62,6 @@ def machine(device: torch.device) -> dict:
         "python": platform.python_version(),
         "cpu": host,
         "threads": torch.get_num_threads(),
-    }
-
-
-def graph_replay_per_node(x: torch.Tensor, nodes: int, device: torch.device) -> float:
-    """Seconds per node of replaying a CUDA graph of ``nodes`` small kernels on ``x``."""
-    from helpers.timing import benchmark
-
-    x.add_(1)  # warm-up outside the capture
-    torch.cuda.synchronize(device)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(nodes):
-            x.add_(1)
-    return benchmark(graph.replay, device=device).median / nodes
-
-
-def sync(device: torch.device, s: Sizes) -> dict:
-    """One small kernel's launch (enqueue), one ``.item()`` as day 5 times it, a graph node."""
-    from helpers.data import load_iris_split
-    from helpers.models import IrisMLP
-    from helpers.timing import benchmark
-
-    tiny = torch.zeros(1, device=device)
-    X, _, y, _ = load_iris_split(device=device)
-    loss = torch.nn.functional.cross_entropy(IrisMLP().to(device)(X), y)
-    node = None
-    if device.type == "cuda":
-        node = graph_replay_per_node(tiny, s.receipt_graph_nodes, device)
-    return {
-        "launch_s": benchmark(lambda: tiny.add_(1), device=device).median,
-        "item_s": benchmark(loss.item, device=device).median,
-        "graph_node_s": node,
-    }
-
-
-def readback(device: torch.device, n_bytes: int, pinned: bool) -> float:
-    """Bytes per second of copying ``n_bytes`` from the device into host memory (pinned or not)."""
-    from helpers.timing import benchmark
-
-    source = torch.ones(n_bytes // torch.float32.itemsize, device=device)
-    target = torch.empty(source.shape, pin_memory=pinned)
-    return n_bytes / benchmark(lambda: target.copy_(source), device=device).median
-
-
-def copy_rates(device: torch.device, s: Sizes) -> dict:
-    """Day 2's copies at its largest size: host to device (its own function), device to host,
-    pageable and pinned (CUDA), and within the device (the roofline's copy)."""
-    from helpers import roofline
-    from helpers.copies import measure_copies
-
-    n = max(s.day02_copy_sizes)
-    found = dict.fromkeys(("h2d_pageable", "h2d_pinned", "d2h_pageable", "d2h_pinned"))
-    if device.type != "cpu":
-        table = measure_copies(device, [n], repeats=s.day02_copy_repeats)
-        rate = dict(zip(table["variant"], table["bytes"] / table["median_s"], strict=True))
-        found["h2d_pageable"] = rate.get("pageable -> GPU, copy_") or rate["host -> MPS, copy_"]
-        found["h2d_pinned"] = rate.get("pinned -> GPU, copy_")
-        found["d2h_pageable"] = readback(device, n, pinned=False)
-    if device.type == "cuda":
-        found["d2h_pinned"] = readback(device, n, pinned=True)
-    on_device = roofline.measure_bandwidth(device, n // torch.float32.itemsize)
-    return {"bytes": n, **found, "on_device": on_device}
-
-
-def roofs(device: torch.device, s: Sizes) -> dict:
-    """The largest matrix product's FLOP/s and day 5's memory roof, beside the datasheet's."""
-    from helpers import roofline
-    from helpers.datasheets import datasheet
-
-    n, threads = s.receipt_matmul_n[_kind(device)], torch.get_num_threads()
-    elements = s.day05_chain_elements[_kind(device)]
-    sheet = datasheet(torch.cuda.get_device_name(device)) if device.type == "cuda" else None
-    return {
-        "matmul_n": n,
-        "peak_flops": roofline.measure_peak_flops(device, size=n, threads=threads),
-        "bandwidth_bytes_per_s": roofline.measure_bandwidth(device, elements, threads=threads),
-        "datasheet_flops": sheet.flops if sheet else None,
-        "bus_bytes_per_s": sheet.bus if sheet else None,
-    }
-
-
-def day05(device: torch.device, s: Sizes) -> dict:
-    """Day 5's fixes, as the lesson runs them (section 8, one CPU thread), with kernels per epoch
-    and the device's busy share of a lesson epoch (section 7's timeline): the lesson loop
-    recording every N epochs, the losses kept on the device, the hand-written step, and
-    (``receipt_compile``) the compiled variants, CUDA graphs with static weights, left out where
-    Inductor declines them."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # as day 5 does: tiny operations on more threads measure the threads
-    try:
-        return _fixes(device, s)
-    finally:
-        torch.set_num_threads(threads)
-
-
-def _fixes(device: torch.device, s: Sizes) -> dict:
-    from helpers import compiled, loops
-    from helpers.data import load_iris_split
-    from helpers.models import IrisMLP
-    from helpers.profiling import covered, profile_ops, timeline
-    from helpers.timing import compare
-    from helpers.training import train
-
-    X, _, y, _ = load_iris_split(device=device)
-    epochs, every, per_call = s.day05_fix_epochs, s.receipt_lesson_every, s.day05_epochs_per_call
-
-    def fresh():
-        torch.manual_seed(0)
-        return IrisMLP().to(device)
-
-    profiled, shown = s.day05_profile_epochs, s.day05_timeline_epochs
-    ops = profile_ops(lambda: train(fresh(), X, y, profiled, progress=False), device=device)
-    model = fresh()  # its first epochs pay one-off costs: a warm-up, then day 5's timeline
-    train(model, X, y, shown, progress=False)
-    events = timeline(lambda: train(model, X, y, shown, progress=False), device=device)
-    busy = covered(events, "kernel" if device.type == "cuda" else "operator")
-    aten = ops[ops.index.str.startswith("aten::")]
-    kernels = ops.attrs["kernels"] if device.type == "cuda" else aten["computing_calls"].sum()
-    lesson = f"lesson loop, .item() every {every} epochs"
-    variants = {
-        lesson: lambda: train(fresh(), X, y, epochs, record_every=every, progress=False),
-        "losses kept on the device": lambda: loops.device_losses_loop(fresh(), X, y, epochs),
-        "hand-written step": lambda: loops.handwritten_loop(fresh(), X, y, epochs),
-    }
-    ready, notes = {}, {}
-    if s.receipt_compile:
-        ready, notes = compiled.compile_all(device, per_call, fresh, X, y)
-    for name, (step, k, _) in ready.items():
-        variants[name] = lambda step=step, k=k: loops.handwritten_loop(
-            fresh(), X, y, epochs, step=step, epochs_per_call=k, static_weights=True
-        )
-    result = compare(variants, device=device, repeats=s.day05_repeats, warmup=1, progress="day 5")
-    found = {}
-    for name, m in result.measurements.items():
-        ratio = result.ratios(lesson, name)
-        found[name] = {"s_per_epoch": m.median / epochs, "speedup": ratio.median}
-        found[name]["speedup_q1"] = ratio.quartiles[0]  # what day 5's verdict reads
-    fastest = max(found, key=lambda name: found[name]["speedup"])
-    return {"epochs": epochs, "kernels_per_epoch": float(kernels / profiled), "lesson": lesson} | {
-        "fastest": fastest,
-        "variants": found,
-        "busy_share": busy,
-        "notes": notes or {"compiled variants": "not compiled in fast mode"},
-    }
-
-
-def day06(device: torch.device, s: Sizes) -> dict:
-    """Day 6's take-off sweep (its cell, its sizes): on the CPU, and on ``device`` if another."""
-    from helpers import takeoff
-
-    devices = [torch.device("cpu")] + ([device] if device.type != "cpu" else [])
-    points = []
-    for on in devices:
-        caps = {WIDE: s.day06_wide_cpu_max_rows} if on.type == "cpu" else None
-        table = takeoff.sweep(
-            takeoff.MODELS,
-            list(s.day06_rows),
-            device=on,
-            max_rows=caps,
-            min_run_time=s.day06_min_run_time,
-            progress=f"day 6 on {on.type}",
-        )
-        points += [row | {"device": on.type} for row in table.to_dict(orient="records")]
-    return {"points": points}
-
-
-def day07(device: torch.device, s: Sizes, peak: float) -> dict:
-    """Day 7's busy share and MFU of the lesson's step and of the wide network's."""
-    from helpers.data import load_iris_split
-    from helpers.takeoff import MODELS
-    from helpers.utilisation import step_utilisation
-
-    rows = len(load_iris_split()[0])
-    return {
-        f"lesson loop 4-10-3, {rows} rows": step_utilisation(
-            MODELS["IrisMLP 4-10-3"], rows, device=device, peak=peak
-        ),
-        f"{WIDE}, {s.day07_wide_rows} rows": step_utilisation(
-            MODELS[WIDE], s.day07_wide_rows, device=device, peak=peak
-        ),
     }
 
 
@@ -302,11 +116,12 @@ def collect(device: torch.device, fast: bool = False) -> dict:
     21-28 ms after)."""
     s = sizes(fast)
     print(f"Measuring {device.type} ({'fast' if fast else 'full'} mode)...", flush=True)
-    found = {"machine": machine(device), "sync": sync(device, s), "copies": copy_rates(device, s)}
-    found |= {"roofs": roofs(device, s), "day06": day06(device, s)}
-    found["day07"] = day07(device, s, found["roofs"]["peak_flops"])
+    found = {"machine": machine(device), "sync": days.sync(device, s)}
+    found |= {"copies": days.copy_rates(device, s), "roofs": days.roofs(device, s)}
+    found["day06"] = days.day06(device, s)
+    found["day07"] = days.day07(device, s, found["roofs"]["peak_flops"])
     best_peak(found, device)
-    found["day05"] = day05(device, s)
+    found["day05"] = days.day05(device, s)
     gpus = found["machine"]["count"] if device.type == "cuda" else 0
     order = ("machine", "sync", "copies", "roofs", "day05", "day06", "day07")
     return {
