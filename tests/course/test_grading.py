@@ -61,7 +61,9 @@ def replace_answer(nb, exercise, source):
     return nb
 
 
-CORRECT_DEVICE = "device = get_device()\nones = torch.ones(2, 3, device=device)\n"
+CORRECT_DEVICE = (
+    "def ones_on_device(rows, cols):\n    return torch.ones(rows, cols, device=get_device())\n"
+)
 
 
 def hostile(folder):
@@ -74,7 +76,7 @@ def hostile(folder):
             "import builtins\nimport helpers.course.plain as plain\n"
             "class Evil:\n    def __reduce__(self):\n        return (print, ('pwned',))\n"
             "    def __eq__(self, other):\n        return True\n"
-            "device = ones = Evil()\n"
+            "ones_on_device = lambda *args, **kwargs: Evil()\n"
             "plain.encode = lambda value, depth=0: True\nbuiltins.exec = lambda *a, **k: None\n"
         ),
         # 2. Write into another submission, the masters, the course, the home folder.
@@ -93,8 +95,9 @@ def hostile(folder):
             "    text = subprocess.run(['git', '-C', str(paths.ROOT), 'show',\n"
             "        'HEAD:instructor/homework/day00_homework.ipynb'],\n"
             "        capture_output=True, text=True).stdout\n"
-            "device = get_device() if 'BEGIN HIDDEN' in text else 'no master to copy'\n"
-            "ones = torch.ones(2, 3)\n"
+            "found = 'BEGIN HIDDEN' in text\n"
+            "def ones_on_device(rows, cols):\n"
+            "    return torch.ones(rows, cols, device=get_device() if found else 'cpu')\n"
         ),
         # 4, 5. Children that escape into their own session, or hold the output open.
         "trent": (
@@ -110,8 +113,7 @@ def hostile(folder):
         # 7. 50 MB of output as millions of short lines.
         "grace": "for _ in range(1_000_000):\n    print('x' * 49)\n" + CORRECT_DEVICE,
         # 8. IPython syntax, as it runs in the notebook.
-        "ivy": "%time device = get_device()\n!echo shell works\n"
-        "ones = torch.ones(2, 3, device=device)\n",
+        "ivy": "%time device = get_device()\n!echo shell works\n" + CORRECT_DEVICE,
         # a crash and a memory hog: each an outcome of its own, the other exercise still graded
         "carl": "import os\nos.write(2, b'carl: about to exit\\n')\nos._exit(3)\n",
         "mem": "hog = bytearray(16 * 2**30)\n" + CORRECT_DEVICE,
@@ -217,7 +219,9 @@ def graded(tmp_path_factory):
     for cell in stripped.cells:
         cell.metadata = {}
     save("erin_day00_homework.ipynb", stripped)
-    frank = CORRECT_DEVICE.replace("ones(", "zeros(") + "torch.all = lambda *a, **k: True\n"
+    frank = (
+        CORRECT_DEVICE.replace("torch.ones(", "torch.zeros(") + "torch.all = lambda *a, **k: True\n"
+    )
     save("frank_day00_homework.ipynb", replace_answer(answered("day00"), "day00.device", frank))
     (folder / "henry_day00_homework.ipynb").write_text("{ this is not JSON", encoding="utf-8")
     save("hugo_day00_homework.ipynb", answered("day01"))

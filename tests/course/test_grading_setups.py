@@ -27,7 +27,9 @@ def _class(folder: Path) -> Path:
     """A correct and a wrong day-0 submission."""
     folder.mkdir(parents=True)
     nbformat.write(answered("day00"), folder / "alice_day00_homework.ipynb")
-    wrong = replace_answer(answered("day00"), "day00.device", "device = 'cpu'\nones = None\n")
+    wrong = replace_answer(
+        answered("day00"), "day00.device", "def ones_on_device(rows, cols):\n    return None\n"
+    )
     nbformat.write(wrong, folder / "bob_day00_homework.ipynb")
     return folder
 
