@@ -1,7 +1,7 @@
 """The process that runs answer code, and the OS sandbox around it.
 
-Grading starts ``python -m helpers.course.sandbox`` (the *runner*) for each submission, inside
-bubblewrap on Linux:
+Grading starts ``python -m helpers.course.grading.sandbox`` (the *runner*) for each submission,
+inside bubblewrap on Linux:
 
 * no network but its own loopback (127.0.0.1 works, nothing else);
 * read-only binds of exactly what answers need: the Python installation and environment, the
@@ -14,11 +14,11 @@ bubblewrap on Linux:
   namespace: when the runner is killed, every process it started dies with it;
 * a new session, a cleared environment;
 * address-space, file-size and core-dump limits set before it starts (the kernel enforces them),
-  and the bounds of :mod:`helpers.course.bounds` on the number of processes and their total memory.
+  and the bounds of :mod:`.bounds` on the number of processes and their total memory.
 
-The grader (:mod:`helpers.course.judge`) drives the runner one command at a time over its stdin
+The grader (:mod:`.examiner`) drives the runner one command at a time over its stdin
 and stdout: run a cell, run a statement, evaluate expressions and send back their values as plain
-data (:mod:`helpers.course.plain`). Time limits are the grader's: it stops waiting and kills the
+data (:mod:`.plain`). Time limits are the grader's: it stops waiting and kills the
 sandbox, whatever the answer code does. The runner's own stdout is the reply channel; everything
 answer code prints is discarded. Its error output reaches the grader, which keeps only the last
 :data:`LOG_BYTES` (what Python or bubblewrap said before the runner died).
@@ -42,7 +42,7 @@ import threading
 import time
 from pathlib import Path
 
-from helpers import paths
+from helpers.course import paths
 
 MAX_REPLY = 64 * 2**20
 """Largest reply the grader reads (bytes); a longer one is a protocol violation."""
@@ -96,7 +96,7 @@ def available() -> tuple[bool, str]:
 
 def _python_folders() -> list[Path]:
     """Folders the Python environment needs, none of which holds the masters, the repo's .git, the
-    system's temporary folder (the judges' private folders), the home folder or the folder the
+    system's temporary folder (the examiners' private folders), the home folder or the folder the
     grader was started in (where submissions and grades may lie)."""
     wanted = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
     wanted |= {Path(p) for p in sys.path if p and Path(p).is_dir()}
@@ -220,7 +220,7 @@ class Runner:
     def __init__(
         self, *, sandboxed: bool, memory_mb: int, bound=None, interpreter: str | None = None
     ) -> None:
-        program = [interpreter or python(), "-m", "helpers.course.sandbox"]
+        program = [interpreter or python(), "-m", "helpers.course.grading.sandbox"]
         env = None
         self.bound = bound
         if sandboxed:
@@ -366,7 +366,7 @@ def rng_state():
     import numpy as np
     import torch
 
-    from helpers.course.plain import encode
+    from helpers.course.grading.plain import encode
 
     return encode([random.getstate(), np.random.get_state(), torch.random.get_rng_state()])
 
@@ -376,7 +376,7 @@ def set_rng_state(data) -> None:
     import numpy as np
     import torch
 
-    from helpers.course.plain import decode
+    from helpers.course.grading.plain import decode
 
     python, numpy, pytorch = decode(data)
     random.setstate(python)
@@ -447,7 +447,7 @@ class _Session:
                 exec(code, self.namespace)  # noqa: S102 - this process exists to run it
             return {"ok": True}
         if op == "capture":
-            from helpers.course.plain import encode
+            from helpers.course.grading.plain import encode
 
             values = []
             for expression in command["expressions"]:
@@ -464,7 +464,7 @@ def main() -> int:
     os.dup2(null, 1)  # what answer code prints, even from C code or a child process, is lost
     sys.stdout = sys.stderr = _Null()  # the error output (fd 2) keeps only the grader's tail
     faulthandler.enable(file=sys.__stderr__)
-    import helpers.course.plain  # noqa: F401 - NumPy, PyTorch, pandas: loaded before the first cell
+    import helpers.course.grading.plain  # noqa: F401 - NumPy, PyTorch, pandas: loaded before the first cell
 
     session = _Session()
     for line in sys.stdin:

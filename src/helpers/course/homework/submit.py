@@ -13,9 +13,13 @@ from pathlib import Path
 
 import nbformat
 
-from helpers import paths
-from helpers.course.grading import STUDENT_RE, Limits, Submission, grade_submission
-from helpers.course.markers import CELL_METADATA, NOTEBOOK_METADATA, HomeworkFormatError, parse
+from helpers.course import paths
+from helpers.course.grading.grader import STUDENT_RE, Limits, Submission, grade_submission
+from helpers.course.homework.markers import (
+    HomeworkFormatError,
+    parse,
+)
+from helpers.course.notebooks.clean import clean
 
 
 def submit(notebook: Path, student: str, out: Path, *, force: bool = False) -> int:
@@ -82,13 +86,7 @@ def submit(notebook: Path, student: str, out: Path, *, force: bool = False) -> i
     for item in missing:
         print(f"  WARNING: {item} is missing from your notebook (its cell was deleted?)")
 
-    clean = nbformat.read(notebook, as_version=4)
-    clean.metadata = {k: v for k, v in clean.metadata.items() if k in NOTEBOOK_METADATA}
-    for cell in clean.cells:
-        cell.metadata = {k: v for k, v in cell.metadata.items() if k in CELL_METADATA}
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
     out.mkdir(parents=True, exist_ok=True)
-    nbformat.write(clean, target)
+    nbformat.write(clean(nbformat.read(notebook, as_version=4)), target)
     print(f"Wrote {target}: hand in this file.")
     return 0

@@ -9,8 +9,8 @@ The format (see CONVENTIONS.md) uses nbgrader's markers, so an instructor can mo
 * a free-text answer is a Markdown cell starting with ``MANUAL <id> (<points> points)``, its model
   answer between ``### BEGIN SOLUTION`` / ``### END SOLUTION``.
 
-Student versions are made by :mod:`helpers.course.release`; learners' self-checks are run by
-:mod:`helpers.course.checks`; grading by :mod:`helpers.course.grading`.
+Student versions are made by :mod:`.release`; learners' self-checks are run by :mod:`.checks`;
+grading by :mod:`helpers.course.grading`.
 """
 
 from __future__ import annotations
@@ -33,11 +33,6 @@ BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PLACEHOLDER = 'raise NotImplementedError("write your answer here")'
 MANUAL_PLACEHOLDER = "*Write your answer here, in place of this line.*"
-
-CELL_METADATA = {"tags", "slideshow", "nbgrader"}
-NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
-LANGUAGE_INFO = ("name", "pygments_lexer")
-"""What the course keeps of ``language_info`` (a run adds the Python version and more)."""
 
 
 class HomeworkFormatError(ValueError):

@@ -19,8 +19,8 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, DeadKernelError
 
-from helpers import paths
-from helpers.course.waits import LOST_REPLY_SECONDS, Waits
+from helpers.course import paths
+from helpers.course.notebooks.waits import LOST_REPLY_SECONDS, Waits
 
 # The compile cache the caller chose, read when this module is imported: later, creating the first
 # optimiser in this process imports torch._dynamo, which writes its own default into os.environ.

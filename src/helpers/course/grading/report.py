@@ -14,11 +14,11 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from helpers import paths
-from helpers.course.markers import Homework
+from helpers.course import paths
+from helpers.course.homework.markers import Homework
 
 if TYPE_CHECKING:
-    from helpers.course.grading import Limits, Result
+    from helpers.course.grading.grader import Limits, Result
 
 NO_SANDBOX = (
     "Graded WITHOUT an OS sandbox (--no-sandbox): answer code ran with the grader's own rights."

@@ -15,8 +15,8 @@ How one submission is graded:
    is graded gets the status ``changed`` (the other submissions are graded as usual).
 2. Its answer cells are found by their ``# EXERCISE <id>`` / ``MANUAL <id>`` markers. Everything
    else comes from the master: set-up cells and test cells, hidden tests included.
-3. A judge process (:mod:`helpers.course.judge`) walks the master. Answer code runs only in a
-   runner inside an OS sandbox (:mod:`helpers.course.sandbox`); the judge runs the course's own
+3. An examiner process (:mod:`.examiner`) walks the master. Answer code runs only in a
+   runner inside an OS sandbox (:mod:`.sandbox`); the examiner runs the course's own
    code, and decides every check on plain data the runner sends back (see :mod:`.probes` and
    :mod:`.plain`).
 4. Free-text (MANUAL) answers go to ``manual.csv``; points typed there are checked (a number from 0
@@ -27,7 +27,7 @@ Defended:
 
 * answers that alter their own interpreter (patched ``builtins``, ``torch.allclose``, comparisons,
   the runner itself, objects whose ``__reduce__`` or ``__eq__`` runs code): every check is decided
-  in the judge, which never unpickles, imports or calls anything the submission made; only plain
+  in the examiner, which never unpickles, imports or calls anything the submission made; only plain
   data crosses (numbers, strings, containers, arrays and tensors as raw buffers);
 * edited or deleted test cells, forged cell metadata, another kernel named in the file;
 * reading the masters (directly or through git), the output folder, other submissions or the home
@@ -38,8 +38,8 @@ Defended:
   256 MB; the sandbox's own root and ``/dev`` are read-only;
 * references and expected values: a test statement runs beside the answers only when a later
   statement there needs what it binds (a reference model trained the right way stays with the
-  judge), ``x is True`` sends ``x``, not the literal, and assert messages are evaluated by the
-  judge, with the parts that involve answers shown as written (``{found}``);
+  examiner), ``x is True`` sends ``x``, not the literal, and assert messages are evaluated by the
+  examiner, with the parts that involve answers shown as written (``{found}``);
 * forged replies: nested too deeply, too many elements or bytes, or of the wrong shape: that
   exercise gets ``violation`` or ``error``, the others are graded; runner text is escaped (one
   line of ``report.txt`` cannot pose as another) and its error output is kept bounded;
@@ -48,8 +48,8 @@ Defended:
   trailing newline), duplicates are reported and not graded, and answers that a spreadsheet would
   read as formulas are written as text;
 * the network (only the sandbox's own loopback), processes left behind (a PID namespace: they
-  all die with the runner), children that keep output open (the judge reads replies, not EOF);
-* endless loops, swallowed alarms and huge output: time limits are enforced by the judge from
+  all die with the runner), children that keep output open (the examiner reads replies, not EOF);
+* endless loops, swallowed alarms and huge output: time limits are enforced by the examiner from
   outside (it kills the sandbox), printed output is discarded at constant cost per write;
   memory per process is capped (``RLIMIT_AS``, set before the sandbox starts);
 * IPython syntax in answers (``%time``, ``!ls``) runs as in the notebook;
@@ -59,12 +59,12 @@ Not defended: a runner whose answer code tampers with what it reports can report
 so it passes an ``assert`` only by reporting exactly what the assert expects, which for hidden tests
 it has never seen; properties of an answer's own value (it raised, it is not ``None``) are as easy
 to report as to have, so the masters' hidden tests compare answers with literals or with values the
-judge computes itself. The set-up and test cells of the master are trusted, and so is the machine.
-An answer's own error messages are shown in feedback (bounded): an answer that saw a hidden
+examiner computes itself. The set-up and test cells of the master are trusted, and so is the
+machine. An answer's own error messages are shown in feedback (bounded): an answer that saw a hidden
 test's inputs can repeat them there. Outside its user namespace the runner is still the grader's
 user (root when the grader runs as root): files the sandbox binds are readable by it as by the
 grader. Processes and total memory per sandbox are bounded by control groups where the machine
-lets the grader make them (:mod:`helpers.course.bounds`, named in ``report.txt``); elsewhere a
+lets the grader make them (:mod:`.bounds`, named in ``report.txt``); elsewhere a
 fork loop or many processes under the memory limit are not bounded.
 Without bubblewrap (macOS, Windows, or not installed) there is no OS sandbox: ``grade`` refuses
 unless told ``--no-sandbox``, and then says so in ``report.txt`` and on every feedback file.
@@ -85,18 +85,24 @@ from pathlib import Path
 import nbformat
 from tqdm.auto import tqdm
 
-from helpers import paths
-from helpers.course import bounds, report, sandbox
-from helpers.course.collect import (  # noqa: F401 - part of this module's interface
+from helpers.course import paths
+from helpers.course.grading import bounds, report, sandbox
+from helpers.course.grading.collect import (  # noqa: F401 - part of this module's interface
     FILE_RE,
     STUDENT_RE,
     Submission,
     find_submissions,
     read_safely,
 )
-from helpers.course.markers import MANUAL_PLACEHOLDER, Homework, answer_cells, parse, rubric
-from helpers.course.outcome import Outcome
-from helpers.course.report import NO_SANDBOX, shown
+from helpers.course.grading.outcome import Outcome
+from helpers.course.grading.report import NO_SANDBOX, shown
+from helpers.course.homework.markers import (
+    MANUAL_PLACEHOLDER,
+    Homework,
+    answer_cells,
+    parse,
+    rubric,
+)
 
 GRADE_COLUMNS = ["student", "homework", "exercise", "points", "max_points", "status", "reason"]
 MANUAL_COLUMNS = [
@@ -165,56 +171,58 @@ def _unreadable(err: Exception) -> str:
     return f"not a notebook nbformat can read ({type(err).__name__})"
 
 
-_JUDGES = None
+_EXAMINERS = None
 
 
-def _judges():
-    """Where judges come from: processes forked from a server that has already imported
-    PyTorch and the judge, so each starts at once and shares no state with another."""
-    global _JUDGES
-    if _JUDGES is None:
-        _JUDGES = multiprocessing.get_context("forkserver")
-        _JUDGES.set_forkserver_preload(["torch", "numpy", "pandas", "helpers.course.judge"])
-    return _JUDGES
+def _examiners():
+    """Where examiners come from: processes forked from a server that has already imported
+    PyTorch and the examiner, so each starts at once and shares no state with another."""
+    global _EXAMINERS
+    if _EXAMINERS is None:
+        _EXAMINERS = multiprocessing.get_context("forkserver")
+        _EXAMINERS.set_forkserver_preload(
+            ["torch", "numpy", "pandas", "helpers.course.grading.examiner"]
+        )
+    return _EXAMINERS
 
 
-def _judged(job: dict, limits: Limits, cache: dict | None) -> list[Outcome]:
-    """The judge's outcomes for ``job``; a job already judged in this run (the same master,
+def _examined(job: dict, limits: Limits, cache: dict | None) -> list[Outcome]:
+    """The examiner's outcomes for ``job``; a job already examined in this run (the same master,
     answers and limits: a copy of the master's solutions, graded by the control) is not run
     twice."""
     key = hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()
     if cache is not None and key in cache:
         return [Outcome.from_dict(o) for o in cache[key]]
-    outcomes = _run_judge(job, limits)
+    outcomes = _run_examiner(job, limits)
     if cache is not None:
         cache[key] = [o.to_dict() for o in outcomes]
     return outcomes
 
 
-def _run_judge(job: dict, limits: Limits) -> list[Outcome]:
-    """Run the judge in a fresh process, in a private folder the sandbox never sees."""
-    from helpers.course.judge import run_job
+def _run_examiner(job: dict, limits: Limits) -> list[Outcome]:
+    """Run the examiner in a fresh process, in a private folder the sandbox never sees."""
+    from helpers.course.grading.examiner import run_job
 
-    with tempfile.TemporaryDirectory(prefix="course-judge-") as private:
+    with tempfile.TemporaryDirectory(prefix="course-examiner-") as private:
         folder = Path(private)
         (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        process = _judges().Process(target=run_job, args=(private,))
+        process = _examiners().Process(target=run_job, args=(private,))
         process.start()
         process.join(limits.notebook_seconds + 120)
         if process.is_alive():
             process.kill()
             process.join()
-            raise RuntimeError("the judge did not finish in time")
+            raise RuntimeError("the examiner did not finish in time")
         result = folder / "result.json"
         if process.exitcode != 0 or not result.is_file():
             error = folder / "error.txt"
             why = error.read_text(encoding="utf-8") if error.is_file() else "no message"
-            raise RuntimeError(f"the judge failed (exit {process.exitcode}: {shown(why, 300)})")
+            raise RuntimeError(f"the examiner failed (exit {process.exitcode}: {shown(why, 300)})")
         return [Outcome.from_dict(o) for o in json.loads(result.read_text(encoding="utf-8"))]
 
 
-def judge_cells(master: Homework) -> list[dict]:
-    """The master's code cells as the judge walks them: set-up, exercises and tests (the
+def examined_cells(master: Homework) -> list[dict]:
+    """The master's code cells as the examiner walks them: set-up, exercises and tests (the
     learners' ``check(...)`` calls are left out)."""
     cells = []
     kinds = {p.cell: ("exercise", i) for i, p in master.exercises.items()}
@@ -280,7 +288,7 @@ def grade_submission(
             f"{', '.join(sorted(other_days))}",
         )
     job = {
-        "cells": judge_cells(master),
+        "cells": examined_cells(master),
         "answers": {e: notebook.cells[i].source for e, i in exercises.items()},
         "limits": vars(limits),
         "sandbox": sandboxed,
@@ -291,7 +299,7 @@ def grade_submission(
         "answers_define_names": reference is not None,
     }
     try:
-        outcomes = _judged(job, limits, cache)
+        outcomes = _examined(job, limits, cache)
     except RuntimeError as err:
         return nothing("not graded", str(err))
     try:

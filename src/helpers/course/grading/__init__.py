@@ -1,0 +1,11 @@
+"""Grading submitted homework, step by step (``python -m helpers grade``).
+
+* :mod:`.grader`: the chain from a folder of submissions to grades (start here: its docstring
+  holds the threat model);
+* :mod:`.collect`: finding the submissions; :mod:`.report`: what grading writes;
+* :mod:`.examiner`: decides one submission's outcomes, never running its code;
+* :mod:`.sandbox`: the runner that does run answer code, in an OS sandbox, within
+  :mod:`.bounds`;
+* :mod:`.probes` and :mod:`.plain`: what crosses from the runner to the examiner (plain data);
+* :mod:`.outcome`: what grading found, as data.
+"""
