@@ -163,6 +163,9 @@ KNOBS: dict[str, tuple[object, object]] = {
     "day08_split_rows":        (128,                        32),
     "day08_split_steps":       (8,                          2),
     "day08_repeats":           (5,                          2),
+    # Day 8: the learning rate of the DDP run and of the single-process runs it is checked against
+    # (passed to nobody: the workers and the notebook both read it here).
+    "day08_lr":                (0.05,                       0.05),
 }  # fmt: skip
 
 
