@@ -20,7 +20,7 @@ import pytest
 
 from helpers.course import paths
 from helpers.course.cli import main
-from helpers.course.grading import grader, sandbox
+from helpers.course.grading import grader, sandbox, submission
 from helpers.course.grading.plain import decode
 from helpers.course.homework.release import release_text
 
@@ -272,7 +272,7 @@ def graded(tmp_path_factory):
 
     submissions = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     course = _snapshot()
-    run_examiner = grader._run_examiner
+    run_examiner = submission._run_examiner
 
     def examine_then_edit(job, limits):  # 9: zed's file changes while it is graded
         outcomes = run_examiner(job, limits)
@@ -281,7 +281,7 @@ def graded(tmp_path_factory):
         return outcomes
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(grader, "_run_examiner", examine_then_edit)
+        patch.setattr(submission, "_run_examiner", examine_then_edit)
         start = time.monotonic()
         results = grader.grade(folder, out, jobs=2, limits=LIMITS, progress=False)
         seconds = time.monotonic() - start

@@ -211,36 +211,23 @@ def bootstrap(args: argparse.Namespace) -> int:
     return bootstrap()
 
 
-def parser() -> argparse.ArgumentParser:
-    description = "The course's command line. Run a command with --help for its options."
-    main = argparse.ArgumentParser(prog="python -m helpers", description=description)
-    commands = main.add_subparsers(dest="command", required=True, metavar="command")
-
-    def command(func, text: str) -> argparse.ArgumentParser:
-        name = func.__name__.replace("_", "-")
-        sub = commands.add_parser(name, help=text, description=text)
-        sub.set_defaults(func=func)
-        return sub
-
+def _setup_commands(command) -> None:
     command(doctor, "check this setup and say how to fix what is off (make doctor)")
     command(lab, "open JupyterLab on the course, at day 0 (make lab); more options: jupyter lab's")
     command(git_filter, "keep notebook outputs out of git commits in this clone (make install)")
+    command(bootstrap, "install the course next to a cloud notebook's PyTorch (README: first cell)")
 
-    sub = command(
-        course, "execute every notebook into build/course/ with HTML copies (make course)"
-    )
-    sub.add_argument("--fast", action="store_true", help="use fast mode (small sizes)")
-    sub.add_argument("--out", type=Path, default=None, help="output folder (build/course)")
-    sub.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks")
 
+def _homework_commands(command) -> None:
     sub = command(release, "write the student versions of the homework masters (make student)")
     sub.add_argument("--check", action="store_true", help="only report out-of-date copies")
     sub.add_argument("--force", action="store_true", help="overwrite answered copies (backup)")
 
-    sub = command(gpu_check, "measure the lessons on an NVIDIA GPU (the course's GPU reference)")
-    sub.add_argument("--out", type=Path, required=True, help="folder for gpu_reference.json")
-    sub.add_argument("--notebooks", action="store_true", help="also run every lesson (fast mode)")
-    sub.add_argument("--fast", action="store_true", help="small sizes, to try the command")
+    sub = command(submit, "check your homework and write the copy to hand in")
+    sub.add_argument("notebook", type=Path, help="your homework notebook")
+    sub.add_argument("--student", required=True, help="your name or id: letters, digits, _ . -")
+    sub.add_argument("--out", type=Path, default=Path("submissions"), help="where to write it")
+    sub.add_argument("--force", action="store_true", help="replace an earlier copy there")
 
     sub = command(grade, "grade a folder of submitted homework (make grade)")
     sub.add_argument("submissions", type=Path, help="folder of submissions")
@@ -255,13 +242,19 @@ def parser() -> argparse.ArgumentParser:
         help="grade without an OS sandbox (answer code runs with your rights; the report says so)",
     )
 
-    sub = command(submit, "check your homework and write the copy to hand in")
-    sub.add_argument("notebook", type=Path, help="your homework notebook")
-    sub.add_argument("--student", required=True, help="your name or id: letters, digits, _ . -")
-    sub.add_argument("--out", type=Path, default=Path("submissions"), help="where to write it")
-    sub.add_argument("--force", action="store_true", help="replace an earlier copy there")
 
-    command(bootstrap, "install the course next to a cloud notebook's PyTorch (README: first cell)")
+def _run_commands(command) -> None:
+    sub = command(
+        course, "execute every notebook into build/course/ with HTML copies (make course)"
+    )
+    sub.add_argument("--fast", action="store_true", help="use fast mode (small sizes)")
+    sub.add_argument("--out", type=Path, default=None, help="output folder (build/course)")
+    sub.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks")
+
+    sub = command(gpu_check, "measure the lessons on an NVIDIA GPU (the course's GPU reference)")
+    sub.add_argument("--out", type=Path, required=True, help="folder for gpu_reference.json")
+    sub.add_argument("--notebooks", action="store_true", help="also run every lesson (fast mode)")
+    sub.add_argument("--fast", action="store_true", help="small sizes, to try the command")
 
     sub = command(outline, "update lessons' navigation, slides, run times and the course map")
     sub.add_argument("--timings", type=Path, help="take run times from build/course/timings.json")
@@ -273,6 +266,8 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--executed", type=Path, help="folder of executed lessons (build/course)")
     sub.add_argument("--check", action="store_true", help="only say whether it is out of date")
 
+
+def _translation_commands(command) -> None:
     sub = command(translate, "list translated cells that are stale, missing or orphaned")
     sub.add_argument("--check", action="store_true", help="only list them (the default)")
     sub.add_argument("--lang", default="zh", help="the language (zh)")
@@ -283,6 +278,22 @@ def parser() -> argparse.ArgumentParser:
     sub = command(edition, "write a translated edition of the course (notebooks/<lang>/, README)")
     sub.add_argument("lang", help="the language: zh")
     sub.add_argument("--check", action="store_true", help="only say what is out of date")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: one sub-command per function above, grouped by job."""
+    description = "The course's command line. Run a command with --help for its options."
+    main = argparse.ArgumentParser(prog="python -m helpers", description=description)
+    commands = main.add_subparsers(dest="command", required=True, metavar="command")
+
+    def command(func, text: str) -> argparse.ArgumentParser:
+        name = func.__name__.replace("_", "-")
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.set_defaults(func=func)
+        return sub
+
+    for group in (_setup_commands, _homework_commands, _run_commands, _translation_commands):
+        group(command)
     return main
 
 

@@ -2,7 +2,8 @@
 
 * :mod:`.grader`: the chain from a folder of submissions to grades (start here: its docstring
   holds the threat model);
-* :mod:`.collect`: finding the submissions; :mod:`.report`: what grading writes;
+* :mod:`.collect`: finding the submissions; :mod:`.submission`: grading one of them;
+* :mod:`.report`: what grading writes;
 * :mod:`.examiner`: decides one submission's outcomes, never running its code;
 * :mod:`.sandbox`: the runner that does run answer code, in an OS sandbox, within
   :mod:`.bounds`;

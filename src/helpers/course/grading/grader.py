@@ -72,17 +72,11 @@ unless told ``--no-sandbox``, and then says so in ``report.txt`` and on every fe
 
 from __future__ import annotations
 
-import hashlib
-import json
-import multiprocessing
-import shlex
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
 from tqdm.auto import tqdm
 
 from helpers.course import paths
@@ -92,56 +86,28 @@ from helpers.course.grading.collect import (  # noqa: F401 - part of this module
     STUDENT_RE,
     Submission,
     find_submissions,
-    read_safely,
 )
 from helpers.course.grading.outcome import Outcome
-from helpers.course.grading.report import NO_SANDBOX, shown
-from helpers.course.homework.markers import (
-    MANUAL_PLACEHOLDER,
-    Homework,
-    answer_cells,
-    parse,
-    rubric,
+from helpers.course.grading.report import (  # noqa: F401 - part of this module's interface
+    GRADE_COLUMNS,
+    MANUAL_COLUMNS,
+    NO_SANDBOX,
+    shown,
 )
+from helpers.course.grading.submission import (  # noqa: F401 - part of this module's interface
+    Limits,
+    Result,
+    every_outcome,
+    grade_submission,
+)
+from helpers.course.homework.markers import Homework, parse
 
-GRADE_COLUMNS = ["student", "homework", "exercise", "points", "max_points", "status", "reason"]
-MANUAL_COLUMNS = [
-    "student",
-    "homework",
-    "question",
-    "max_points",
-    "answer",
-    "points",
-    "comment",
-    "rubric",
-]
 CONTROL = "control"
 """The student name under which each master is graded before the class."""
 
 
 class SandboxUnavailable(RuntimeError):
     """No OS sandbox here, and grading without one was not asked for."""
-
-
-@dataclass
-class Limits:
-    """Time and memory limits for grading one submission."""
-
-    cell_seconds: float = 60.0
-    notebook_seconds: float = 600.0
-    memory_mb: int = 4096
-
-
-@dataclass
-class Result:
-    """What grading one submission produced."""
-
-    submission: Submission
-    outcomes: list[Outcome] = field(default_factory=list)
-    manual: list[dict] = field(default_factory=list)  # rows for manual.csv
-    problem: str | None = None  # why it could not be graded, for report.txt
-    blocked: bool = False  # its homework's control failed: nobody was graded for it
-    seconds: float = 0.0
 
 
 @dataclass
@@ -158,220 +124,85 @@ class Control:
         )
 
 
-def _digest(path: Path) -> str:
-    return hashlib.sha256(read_safely(path)).hexdigest()
-
-
-def _unreadable(err: Exception) -> str:
-    """Why a file is not a notebook, without quoting a byte of it."""
-    if isinstance(err, UnicodeDecodeError):
-        return f"not UTF-8 text (byte {err.start})"
-    if isinstance(err, json.JSONDecodeError):
-        return f"not JSON (line {err.lineno}, column {err.colno})"
-    return f"not a notebook nbformat can read ({type(err).__name__})"
-
-
-_EXAMINERS = None
-
-
-def _examiners():
-    """Where examiners come from: processes forked from a server that has already imported
-    PyTorch and the examiner, so each starts at once and shares no state with another."""
-    global _EXAMINERS
-    if _EXAMINERS is None:
-        _EXAMINERS = multiprocessing.get_context("forkserver")
-        _EXAMINERS.set_forkserver_preload(
-            ["torch", "numpy", "pandas", "helpers.course.grading.examiner"]
-        )
-    return _EXAMINERS
-
-
-def _examined(job: dict, limits: Limits, cache: dict | None) -> list[Outcome]:
-    """The examiner's outcomes for ``job``; a job already examined in this run (the same master,
-    answers and limits: a copy of the master's solutions, graded by the control) is not run
-    twice."""
-    key = hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()
-    if cache is not None and key in cache:
-        return [Outcome.from_dict(o) for o in cache[key]]
-    outcomes = _run_examiner(job, limits)
-    if cache is not None:
-        cache[key] = [o.to_dict() for o in outcomes]
-    return outcomes
-
-
-def _run_examiner(job: dict, limits: Limits) -> list[Outcome]:
-    """Run the examiner in a fresh process, in a private folder the sandbox never sees."""
-    from helpers.course.grading.examiner import run_job
-
-    with tempfile.TemporaryDirectory(prefix="course-examiner-") as private:
-        folder = Path(private)
-        (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        process = _examiners().Process(target=run_job, args=(private,))
-        process.start()
-        process.join(limits.notebook_seconds + 120)
-        if process.is_alive():
-            process.kill()
-            process.join()
-            raise RuntimeError("the examiner did not finish in time")
-        result = folder / "result.json"
-        if process.exitcode != 0 or not result.is_file():
-            error = folder / "error.txt"
-            why = error.read_text(encoding="utf-8") if error.is_file() else "no message"
-            raise RuntimeError(f"the examiner failed (exit {process.exitcode}: {shown(why, 300)})")
-        return [Outcome.from_dict(o) for o in json.loads(result.read_text(encoding="utf-8"))]
-
-
-def examined_cells(master: Homework) -> list[dict]:
-    """The master's code cells as the examiner walks them: set-up, exercises and tests (the
-    learners' ``check(...)`` calls are left out)."""
-    cells = []
-    kinds = {p.cell: ("exercise", i) for i, p in master.exercises.items()}
-    kinds |= {p.cell: ("test", i) for i, p in master.tests.items()}
-    for index, cell in enumerate(master.notebook.cells):
-        if cell.cell_type != "code" or cell.source.startswith("check("):
-            continue
-        kind, part = kinds.get(index, ("setup", None))
-        cells.append({"kind": kind, "id": part, "source": cell.source})
-    return cells
-
-
-def _manual_answers(notebook, cells: dict[str, int]) -> dict[str, str]:
-    answers = {}
-    for qid, index in cells.items():
-        text = "\n".join(notebook.cells[index].source.splitlines()[1:]).strip()
-        answers[qid] = "" if text in ("", MANUAL_PLACEHOLDER) else text
-    return answers
-
-
-def grade_submission(
-    submission: Submission,
-    limits: Limits | None = None,
-    *,
-    sandboxed: bool = True,
-    reference: Path | None = None,
-    cache: dict | None = None,
-) -> Result:
-    """Grade one submission against its master (see the module's docstring); never raises for
-    anything the submission does.
-
-    ``reference`` grades against another notebook of the same homework instead of the master:
-    ``python -m helpers submit`` uses the student version (visible tests only, no sandbox).
-    """
-    limits = limits or Limits()
-    result = Result(submission)
-    master = parse(reference or paths.master(submission.homework))
-    every = [*master.tests, *master.manual]
-
-    def nothing(status: str, reason: str) -> Result:
-        result.problem = reason
-        result.outcomes = [Outcome(e, status, reason) for e in every]
-        return result
-
-    try:
-        raw = read_safely(submission.path)
-        before = hashlib.sha256(raw).hexdigest()
-    except OSError as err:
-        return nothing("not graded", f"the file cannot be read ({err.strerror})")
-    if not raw.strip():
-        return nothing("invalid", "the file is empty")
-    try:
-        notebook = nbformat.reads(raw.decode("utf-8"), as_version=4)
-        exercises, manual_cells = answer_cells(notebook)
-    except (ValueError, UnicodeDecodeError, KeyError, AttributeError, TypeError) as err:
-        return nothing("invalid", f"not a readable notebook: {_unreadable(err)}")
-    day = submission.homework[:5]
-    other_days = {eid.split(".")[0] for eid in [*exercises, *manual_cells]} - {day}
-    if other_days:
-        return nothing(
-            "wrong homework",
-            f"the file is named {submission.homework} but holds answers for "
-            f"{', '.join(sorted(other_days))}",
-        )
-    job = {
-        "cells": examined_cells(master),
-        "answers": {e: notebook.cells[i].source for e, i in exercises.items()},
-        "limits": vars(limits),
-        "sandbox": sandboxed,
-        "python": sandbox.python(),
-        # The student version's exercise cells hold placeholders: the names an answer defines
-        # come from the answer itself (submit only: the grader takes them from the master alone,
-        # so that an answer cannot claim a test's own names)
-        "answers_define_names": reference is not None,
-    }
-    try:
-        outcomes = _examined(job, limits, cache)
-    except RuntimeError as err:
-        return nothing("not graded", str(err))
-    try:
-        changed = _digest(submission.path) != before
-    except OSError:
-        changed = True
-    if changed:
-        return nothing("changed", "the file changed while it was graded; grade it again")
-    manual = _manual_answers(notebook, manual_cells)
-    for qid, part in master.manual.items():
-        answer = manual.get(qid, "")
-        status = "manual" if answer else "missing"
-        outcomes.append(Outcome(qid, status, "" if answer else "no answer given"))
-        result.manual.append(
-            {
-                "student": submission.student,
-                "homework": submission.homework,
-                "question": qid,
-                "max_points": report.score(part.points),
-                "answer": report.cell(answer),
-                "points": "",
-                "comment": "",
-                "rubric": (rubric(master.source(part)) or ("",))[0],
-            }
-        )
-    result.outcomes = outcomes
-    return result
-
-
 def _control(homework: str, limits: Limits, sandboxed: bool, cache: dict) -> Control:
     """Grade the master's own solutions as a submission, through the same sandbox and limits."""
     start = time.perf_counter()
     submission = Submission(CONTROL, homework, paths.master(homework))
-    result = grade_submission(submission, limits, sandboxed=sandboxed, cache=cache)
+    try:
+        result = grade_submission(submission, limits, sandboxed=sandboxed, cache=cache)
+    except Exception as err:  # noqa: BLE001 - reported as a failed control
+        result = Result(submission)
+        result.outcomes = [Outcome("(control)", "not graded", shown(str(err)))]
+        return Control(result, 0.0)
     return Control(result, time.perf_counter() - start)
 
 
-def _fix(control: Control) -> str:
-    """The likely fix for a control that did not earn full marks."""
-    statuses = {o.status for o in control.result.outcomes}
-    logs = " ".join(o.log for o in control.result.outcomes)
-    if "timeout" in statuses:
-        return "the master ran past its time limits: raise --cell-timeout / --timeout"
-    if "memory" in statuses:
-        return "the master ran out of memory: raise --memory-mb"
-    if "crashed" in statuses and ("execvp" in logs or "No such file" in logs):
-        return (
-            "the runner could not start inside the sandbox: the Python environment "
-            f"({sandbox.python()}) must be reachable there; run `python -m helpers doctor`"
+def _grade_one(submission: Submission, master: Homework, limits, sandboxed, cache) -> Result:
+    """One submission's result, timed; a failure of the grader itself is that row's only."""
+    start = time.perf_counter()
+    try:
+        result = grade_submission(submission, limits, sandboxed=sandboxed, cache=cache)
+    except Exception as err:  # noqa: BLE001 - one submission never stops the class
+        result = Result(submission, problem=f"the grader failed on it: {shown(str(err))}")
+        result.outcomes = every_outcome(master, "not graded", result.problem)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _sandbox_lines(limits: Limits, sandboxed: bool) -> tuple[str, str]:
+    """``report.txt``'s lines on the sandbox and its bounds; raises when there is none."""
+    if not sandboxed:
+        return f"OFF. {NO_SANDBOX}", "none (no sandbox)"
+    works, detail = sandbox.available()
+    if not works:
+        raise SandboxUnavailable(
+            f"No OS sandbox for grading: {detail}. Grade on Linux with bubblewrap, or pass "
+            "--no-sandbox to run answer code with your own rights (report.txt will say so)."
         )
-    return (
-        "run `python -m helpers doctor`; if the master passes graded with --no-sandbox on a "
-        "machine you trust, the sandbox's set-up is at fault, otherwise the master's tests are"
-    )
+    return f"on (bubblewrap: {detail})", bounds.describe(limits.memory_mb)
 
 
-def _control_report(control: Control) -> list[str]:
-    """``report.txt``'s lines on a failed control."""
-    result = control.result
-    lines = [
-        f"CONTROL FAILED for {result.submission.homework}: the master's own solutions did not "
-        "earn full marks, so nobody was graded for it:"
+def _gradable(submissions: Path, masters: dict) -> tuple[list[Submission], list[str]]:
+    """The submissions to grade, and why each of the others is not graded."""
+    found, other = find_submissions(submissions)
+    other += [
+        f"{s.path.relative_to(submissions)}: no master for {s.homework}"
+        for s in found
+        if s.homework not in masters
     ]
-    for outcome in result.outcomes:
-        if outcome.status not in ("passed", "manual"):
-            lines.append(f"    {outcome.exercise}: {outcome.status}: {shown(outcome.reason)}")
-    log = next((o.log for o in result.outcomes if o.log), "")
-    lines.append("  what the runner wrote last:" if log else "  the runner wrote nothing.")
-    lines += report.block(log)
-    lines.append(f"  sandbox command: {shown(shlex.join(sandbox.command()), 2000)}")
-    lines.append(f"  likely fix: {_fix(control)}")
-    return lines
+    other += [
+        f"{s.path.relative_to(submissions)}: the student name {CONTROL!r} is the grader's own "
+        "(the master's control run); rename the file"
+        for s in found
+        if s.student == CONTROL
+    ]
+    return [s for s in found if s.homework in masters and s.student != CONTROL], other
+
+
+def _grade_all(found, masters, limits, sandboxed, jobs: int, progress: bool):
+    """Every homework's control, then every submission whose control passed, ``jobs`` at a time;
+    the others are ``blocked``. Returns the results and the controls."""
+    cache: dict = {}
+    homeworks = sorted({s.homework for s in found})
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        runs = pool.map(lambda h: _control(h, limits, sandboxed, cache), homeworks)
+        controls = dict(zip(homeworks, runs, strict=True))
+        blocked = {h for h, c in controls.items() if not c.passed}
+        todo = [s for s in found if s.homework not in blocked]
+        bar = tqdm(total=len(todo), desc="grading", unit="submission", disable=not progress)
+        results = []
+        for result in pool.map(
+            lambda s: _grade_one(s, masters[s.homework], limits, sandboxed, cache), todo
+        ):
+            results.append(result)
+            bar.update()
+        bar.close()
+    for submission in [s for s in found if s.homework in blocked]:
+        why = f"not graded: the control of {submission.homework} failed (see report.txt)"
+        outcomes = every_outcome(masters[submission.homework], "not graded", why)
+        results.append(Result(submission, outcomes, problem=why, blocked=True))
+    results.sort(key=lambda r: (r.submission.student, r.submission.homework))
+    return results, controls
 
 
 def grade(
@@ -392,108 +223,15 @@ def grade(
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     limits = limits or Limits()
-    if sandboxed:
-        works, detail = sandbox.available()
-        if not works:
-            raise SandboxUnavailable(
-                f"No OS sandbox for grading: {detail}. Grade on Linux with bubblewrap, or pass "
-                "--no-sandbox to run answer code with your own rights (report.txt will say so)."
-            )
-        sandbox_line = f"on (bubblewrap: {detail})"
-        bounds_line = bounds.describe(limits.memory_mb)
-    else:
-        sandbox_line = f"OFF. {NO_SANDBOX}"
-        bounds_line = "none (no sandbox)"
-    found, other = find_submissions(submissions)
+    sandbox_line, bounds_line = _sandbox_lines(limits, sandboxed)
     masters = {p.stem: parse(p) for p in paths.masters()}
-    other += [
-        f"{s.path.relative_to(submissions)}: no master for {s.homework}"
-        for s in found
-        if s.homework not in masters
-    ]
-    other += [
-        f"{s.path.relative_to(submissions)}: the student name {CONTROL!r} is the grader's own "
-        "(the master's control run); rename the file"
-        for s in found
-        if s.student == CONTROL
-    ]
-    found = [s for s in found if s.homework in masters and s.student != CONTROL]
+    found, other = _gradable(submissions, masters)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "feedback").mkdir(exist_ok=True)
-    cache: dict = {}
-
-    def one(submission: Submission) -> Result:
-        start = time.perf_counter()
-        try:
-            result = grade_submission(submission, limits, sandboxed=sandboxed, cache=cache)
-        except Exception as err:  # noqa: BLE001 - one submission never stops the class
-            result = Result(submission, problem=f"the grader failed on it: {shown(str(err))}")
-            master = masters[submission.homework]
-            result.outcomes = [
-                Outcome(e, "not graded", result.problem) for e in [*master.tests, *master.manual]
-            ]
-        result.seconds = time.perf_counter() - start
-        return result
-
-    def control(homework: str) -> Control:
-        try:
-            return _control(homework, limits, sandboxed, cache)
-        except Exception as err:  # noqa: BLE001 - reported as a failed control
-            result = Result(Submission(CONTROL, homework, paths.master(homework)))
-            result.outcomes = [Outcome("(control)", "not graded", shown(str(err)))]
-            return Control(result, 0.0)
-
-    homeworks = sorted({s.homework for s in found})
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        controls = dict(zip(homeworks, pool.map(control, homeworks), strict=True))
-        blocked = {h for h, c in controls.items() if not c.passed}
-        todo = [s for s in found if s.homework not in blocked]
-        bar = tqdm(total=len(todo), desc="grading", unit="submission", disable=not progress)
-        results = []
-        for result in pool.map(one, todo):
-            results.append(result)
-            bar.update()
-        bar.close()
-    for submission in found:
-        if submission.homework in blocked:
-            why = f"not graded: the control of {submission.homework} failed (see report.txt)"
-            master = masters[submission.homework]
-            outcomes = [Outcome(e, "not graded", why) for e in [*master.tests, *master.manual]]
-            results.append(Result(submission, outcomes, problem=why, blocked=True))
-
-    results.sort(key=lambda r: (r.submission.student, r.submission.homework))
-    tops = {(h, pid): pts for h, m in masters.items() for pid, pts in report.maxima(m).items()}
-    manual, manual_problems = report.merge_manual(
-        [row for r in results for row in r.manual], out / "manual.csv", tops
-    )
-    graded = {(m["student"], m["homework"], m["question"]): m["points"] for m in manual}
-    rows = [row for r in results for row in report.rows(r, masters[r.submission.homework], graded)]
-    report.write_csv(out / "grades.csv", rows, GRADE_COLUMNS)
-    report.write_csv(out / "manual.csv", manual, MANUAL_COLUMNS)
-    for r in results:
-        if r.blocked:
-            continue
-        name = f"{r.submission.student}_{r.submission.homework}.md"
-        text = report.feedback(r, masters[r.submission.homework], sandboxed=sandboxed)
-        (out / "feedback" / name).write_text(text, encoding="utf-8")
-    problems = other + manual_problems
-    for r in results:
-        where = str(r.submission.path.relative_to(submissions))
-        if r.problem and not r.blocked:
-            problems.append(f"{where}: {shown(r.problem)}")
-        problems += report.crashes(r, where)
-    lines = [
-        f"control: {h}: the master's solutions {'earned full marks' if c.passed else 'FAILED'} "
-        f"in {c.seconds:.1f} s"
-        for h, c in controls.items()
-    ]
-    for homework in sorted(blocked):
-        lines += _control_report(controls[homework])
+    results, controls = _grade_all(found, masters, limits, sandboxed, jobs, progress)
+    problems = other + report.write_grades(out, results, masters, sandboxed)
+    lines = report.report_lines(results, controls, submissions, problems)
     (out / "report.txt").write_text(
-        report.header(sandbox_line, limits, bounds_line)
-        + "".join(f"{line}\n" for line in lines)
-        + f"{len(results) - sum(r.blocked for r in results)} submission(s) graded.\n"
-        + "".join(f"- {p}\n" for p in problems),
+        report.header(sandbox_line, limits, bounds_line) + "".join(f"{x}\n" for x in lines),
         encoding="utf-8",
     )
     return results

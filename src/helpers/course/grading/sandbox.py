@@ -122,10 +122,9 @@ def python() -> str:
     return str(exe.parent.resolve() / exe.name)
 
 
-def command() -> list[str]:
-    """The bubblewrap command line (without the program to run)."""
-    args = [
-        bwrap() or "bwrap",
+def _isolation() -> list[str]:
+    """Namespaces, identity, capabilities: what makes the runner a stranger here."""
+    return [
         "--unshare-user",
         "--uid",
         str(SANDBOX_UID),
@@ -142,10 +141,13 @@ def command() -> list[str]:
         "ALL",
         "--hostname",
         "sandbox",
-        "--ro-bind",
-        "/usr",
-        "/usr",
     ]
+
+
+def _system() -> list[str]:
+    """Read-only binds of the system's programs and libraries, the few ``/etc`` files Python
+    needs, and the CPU topology PyTorch reads."""
+    args = ["--ro-bind", "/usr", "/usr"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         target = Path("/") / name
         if target.is_symlink():
@@ -155,20 +157,14 @@ def command() -> list[str]:
     for name in ETC_FILES:
         if (Path("/etc") / name).exists():
             args += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
-    if Path("/sys/devices/system/cpu").is_dir():  # PyTorch reads the CPU topology here
+    if Path("/sys/devices/system/cpu").is_dir():
         args += ["--ro-bind", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
-    # The private memory file systems first, then the course's folders: a course that lives under
-    # /tmp (a CI checkout) stays visible through its binds on top of the sandbox's own /tmp.
-    # /proc/sys is read-only: bubblewrap leaves it writable when its directory is not, and the
-    # runner is root outside its user namespace.
-    args += ["--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"]
-    for folder in ("/tmp", "/scratch", "/dev/shm"):
-        args += ["--size", str(SCRATCH_BYTES), "--tmpfs", folder]
-    for folder in [*_python_folders(), paths.SRC.resolve(), paths.DATA.resolve()]:
-        args += ["--ro-bind", str(folder), str(folder)]
-    # The sandbox's own root and /dev are memory file systems without a size: read-only.
-    args += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/scratch"]
-    env = {
+    return args
+
+
+def _environment() -> dict[str, str]:
+    """The runner's whole environment (bubblewrap clears the rest)."""
+    return {
         "PATH": "/usr/bin:/bin",
         "HOME": "/scratch",
         "TMPDIR": "/tmp",
@@ -180,8 +176,23 @@ def command() -> list[str]:
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
-    args.append("--clearenv")
-    for key, value in env.items():
+
+
+def command() -> list[str]:
+    """The bubblewrap command line (without the program to run)."""
+    args = [bwrap() or "bwrap", *_isolation(), *_system()]
+    # The private memory file systems first, then the course's folders: a course that lives under
+    # /tmp (a CI checkout) stays visible through its binds on top of the sandbox's own /tmp.
+    # /proc/sys is read-only: bubblewrap leaves it writable when its directory is not, and the
+    # runner is root outside its user namespace.
+    args += ["--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"]
+    for folder in ("/tmp", "/scratch", "/dev/shm"):
+        args += ["--size", str(SCRATCH_BYTES), "--tmpfs", folder]
+    for folder in [*_python_folders(), paths.SRC.resolve(), paths.DATA.resolve()]:
+        args += ["--ro-bind", str(folder), str(folder)]
+    # The sandbox's own root and /dev are memory file systems without a size: read-only.
+    args += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/scratch", "--clearenv"]
+    for key, value in _environment().items():
         args += ["--setenv", key, value]
     return args
 

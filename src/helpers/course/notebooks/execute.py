@@ -194,6 +194,47 @@ def _html(nb: nbformat.NotebookNode) -> str:
     return body
 
 
+def _keep(run: Run, path: Path, out: Path) -> tuple[str, dict]:
+    """Write an executed notebook and its HTML copy under ``out``, print how it went, and return
+    where it lies (relative to ``out``) and its entry in ``timings.json``."""
+    full = path.resolve()
+    relative = full.relative_to(paths.ROOT) if full.is_relative_to(paths.ROOT) else Path(full.name)
+    target = out / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(run.notebook, target)
+    target.with_suffix(".html").write_text(_html(run.notebook), encoding="utf-8")
+    issues = [run.error] if run.error else problems(run.notebook)
+    status = "ok" if not issues else "FAILED"
+    wait = f"wait {run.idle_wait:5.2f} s"
+    print(f"  {run.seconds:7.1f} s  {status:6}  {wait}  {target.with_suffix('.html')}")
+    for issue in issues:
+        print("           " + issue.strip().splitlines()[-1][:300])
+    if run.lost_reply:
+        print(f"           {lost_reply_line(run)}")
+    run.error = run.error or ("\n".join(issues) if issues else None)
+    return str(relative), {
+        "seconds": round(run.seconds, 2),
+        "status": status,
+        "idle_wait_s": round(run.idle_wait, 3),
+        "idle_wait_cell": run.idle_wait_cell,
+        "lost_reply": run.lost_reply,
+        "lost_reply_cells": run.lost_cells,
+    }
+
+
+def _write_timings(file: Path, mode: str, timings: dict) -> None:
+    """``timings.json``, merged with the earlier runs of the same mode (so that running a few
+    notebooks keeps the others' times)."""
+    if file.is_file():
+        earlier = json.loads(file.read_text(encoding="utf-8"))
+        if earlier.get("mode") == mode:
+            timings = {**earlier.get("notebooks", {}), **timings}
+    from helpers.hardware import card_line
+
+    record = {"mode": mode, "machine": card_line(), "notebooks": timings}
+    file.write_text(json.dumps(record, indent=2), encoding="utf-8")
+
+
 def build_course(
     out: Path | None = None, *, fast: bool = False, notebooks: list[Path] | None = None
 ):
@@ -212,41 +253,10 @@ def build_course(
     print(f"Executing {len(notebooks)} notebooks in {mode} mode into {out}/")
     for path in notebooks:
         run = execute(path, fast=fast, cell_timeout=COURSE_CELL_TIMEOUT, short_polls=False)
-        full = path.resolve()
-        relative = (
-            full.relative_to(paths.ROOT) if full.is_relative_to(paths.ROOT) else Path(full.name)
-        )
-        target = out / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(run.notebook, target)
-        target.with_suffix(".html").write_text(_html(run.notebook), encoding="utf-8")
-        issues = [run.error] if run.error else problems(run.notebook)
-        status = "ok" if not issues else "FAILED"
-        wait = f"wait {run.idle_wait:5.2f} s"
-        print(f"  {run.seconds:7.1f} s  {status:6}  {wait}  {target.with_suffix('.html')}")
-        for issue in issues:
-            print("           " + issue.strip().splitlines()[-1][:300])
-        if run.lost_reply:
-            print(f"           {lost_reply_line(run)}")
-        timings[str(relative)] = {
-            "seconds": round(run.seconds, 2),
-            "status": status,
-            "idle_wait_s": round(run.idle_wait, 3),
-            "idle_wait_cell": run.idle_wait_cell,
-            "lost_reply": run.lost_reply,
-            "lost_reply_cells": run.lost_cells,
-        }
-        run.error = run.error or ("\n".join(issues) if issues else None)
+        relative, entry = _keep(run, path, out)
+        timings[relative] = entry
         runs.append(run)
-    timings_file = out / "timings.json"  # merged, so running a few notebooks keeps the others
-    if timings_file.is_file():
-        earlier = json.loads(timings_file.read_text(encoding="utf-8"))
-        if earlier.get("mode") == mode:
-            timings = {**earlier.get("notebooks", {}), **timings}
-    from helpers.hardware import card_line
-
-    record = {"mode": mode, "machine": card_line(), "notebooks": timings}
-    timings_file.write_text(json.dumps(record, indent=2), encoding="utf-8")
+    _write_timings(out / "timings.json", mode, timings)
     total = sum(r.seconds for r in runs)
     failed = [r for r in runs if r.error]
     lost = sum(r.lost_reply for r in runs)
