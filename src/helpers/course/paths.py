@@ -58,32 +58,22 @@ __all__ = [
     "readme",
 ]
 
-SRC = ROOT / "src"
-"""The ``helpers`` package's folder (what the grading sandbox may see of the course's code)."""
-GIT = ROOT / ".git"
-HOMEWORK = NOTEBOOKS / "homework"
-"""The student versions of the homework, generated from the masters."""
+# The homework: the masters (solutions, hidden tests) and the student versions made from them.
 MASTERS = ROOT / "instructor" / "homework"
-"""The homework masters: solutions and hidden tests."""
-README = ROOT / "README.md"
-PYPROJECT = ROOT / "pyproject.toml"
-"""The package's settings, and the course's own (``[tool.course]``: the repository's address)."""
-LOCK = ROOT / "requirements-lock.txt"
-"""The versions the course is tested with (written by ``make lock``, used by ``make install``)."""
-I18N = ROOT / "i18n"
-"""The translations of the lessons, the homework and the README, one folder per language."""
-GUIDE = ROOT / "instructor" / "GUIDE.md"
-"""The instructor guide."""
-EXECUTED = BUILD / "course"
-"""``make course`` writes the executed lessons and masters here, with HTML copies."""
-RELEASE_BACKUPS = BUILD / "release-backup"
-GRADES = BUILD / "grades"
+HOMEWORK = NOTEBOOKS / "homework"
+# What the grading sandbox may see of the course's code (src/), and git's history, which it may not.
+SRC, GIT = ROOT / "src", ROOT / ".git"
+# The README and its map, the package's and the course's settings ([tool.course]: the repository's
+# address), the tested versions (make lock), the translations (one folder per language), the
+# instructor guide.
+README, PYPROJECT = ROOT / "README.md", ROOT / "pyproject.toml"
+LOCK, I18N, GUIDE = ROOT / "requirements-lock.txt", ROOT / "i18n", ROOT / "instructor" / "GUIDE.md"
+# Written under build/ (ignored by git): make course's executed copies (with HTML), grading output,
+# release's backups of answered notebooks, the browser test's screenshots, and the course's
+# JupyterLab settings and layout (make lab, helpers.course.setup.lab).
+EXECUTED, GRADES, RELEASE_BACKUPS = BUILD / "course", BUILD / "grades", BUILD / "release-backup"
 BROWSER_TEST = BUILD / "browser-test"
-"""The browser test's screenshots."""
-LAB_CONFIG = BUILD / "jupyter-config"
-"""The course's JupyterLab defaults, written by ``make lab`` (see ``helpers.course.setup.lab``)."""
-LAB_WORKSPACES = BUILD / "jupyter-workspaces"
-"""Where the course's JupyterLab keeps its layout (open tabs, panel sizes)."""
+LAB_CONFIG, LAB_WORKSPACES = BUILD / "jupyter-config", BUILD / "jupyter-workspaces"
 
 
 def lessons() -> list[Path]:
