@@ -132,6 +132,25 @@ def problems(nb: nbformat.NotebookNode) -> list[str]:
     return found
 
 
+def _run(client: _Client, env: dict[str, str], cell_timeout: int) -> str | None:
+    """Execute the client's notebook; returns why it stopped early (``None``: it ran through)."""
+    try:
+        client.execute(env=env)
+    except CellExecutionError as err:
+        return str(err)
+    except TimeoutError as err:
+        unread = client.waits.unread_request()
+        if unread is None:
+            return f"a cell ran longer than {cell_timeout} s: {err}"
+        return (
+            f"cell {unread}: the kernel never answered its request in {cell_timeout} s "
+            "(a lost request: kernel and client both waited)"
+        )
+    except DeadKernelError as err:
+        return f"the kernel died (out of memory?): {err}"
+    return None
+
+
 def execute(
     path: Path,
     *,
@@ -167,21 +186,7 @@ def execute(
         short_polls=short_polls,
     )
     start = time.perf_counter()
-    error = None
-    try:
-        client.execute(env=kernel_env)
-    except CellExecutionError as err:
-        error = str(err)
-    except TimeoutError as err:
-        unread = client.waits.unread_request()
-        error = (
-            f"a cell ran longer than {cell_timeout} s: {err}"
-            if unread is None
-            else f"cell {unread}: the kernel never answered its request in {cell_timeout} s "
-            "(a lost request: kernel and client both waited)"
-        )
-    except DeadKernelError as err:
-        error = f"the kernel died (out of memory?): {err}"
+    error = _run(client, kernel_env, cell_timeout)
     seconds = time.perf_counter() - start
     lost = client.waits.over(LOST_REPLY_SECONDS)
     return Run(path, nb, seconds, error, *client.waits.longest(), lost_cells=lost)
