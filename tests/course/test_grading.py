@@ -22,6 +22,7 @@ from helpers.course import paths
 from helpers.course.cli import main
 from helpers.course.grading import grader, sandbox, submission
 from helpers.course.grading.plain import decode
+from helpers.course.grading.runner import Runner, SandboxDied
 from helpers.course.homework.release import release_text
 
 LIMITS = grader.Limits(cell_seconds=10, notebook_seconds=240, memory_mb=4096)
@@ -430,7 +431,7 @@ def test_feedback_says_why_without_revealing_hidden_tests(graded):
 
 def test_from_inside_the_sandbox_the_masters_and_the_repository_are_out_of_reach():
     require_sandbox()
-    runner = sandbox.Runner(sandboxed=True, memory_mb=4096)
+    runner = Runner(sandboxed=True, memory_mb=4096)
     try:
         master = str(paths.master("day00_homework"))
         git = [
@@ -493,7 +494,7 @@ def test_a_sandbox_runs_a_bounded_number_of_processes_and_memory_in_all():
     from helpers.course.grading import bounds
 
     bound = bounds.make(2048)  # control groups here; a watchdog where none can be made
-    runner = sandbox.Runner(sandboxed=True, memory_mb=2048, bound=bound)
+    runner = Runner(sandboxed=True, memory_mb=2048, bound=bound)
     try:
         fork = (
             "import subprocess, sys\nstarted = []\n"
@@ -515,7 +516,7 @@ def test_a_sandbox_runs_a_bounded_number_of_processes_and_memory_in_all():
             assert reply["ok"], reply
             killed = runner.ask({"op": "capture", "expressions": ["codes"]}, 60)["values"][0]
             assert -9 in killed, killed
-        except sandbox.SandboxDied as died:
+        except SandboxDied as died:
             assert died.status == "memory", died.reason
         assert bound.exceeded()[0] == "memory"
     finally:
@@ -643,7 +644,7 @@ def test_without_control_groups_a_watchdog_ends_a_fork_loop():
     from helpers.course.grading import bounds
 
     bound = bounds.Watchdog(4096 * 2**20)
-    runner = sandbox.Runner(sandboxed=True, memory_mb=4096, bound=bound)
+    runner = Runner(sandboxed=True, memory_mb=4096, bound=bound)
     fork = (
         "import subprocess\nstarted = []\n"
         "for _ in range(400):\n"
@@ -651,7 +652,7 @@ def test_without_control_groups_a_watchdog_ends_a_fork_loop():
         "[p.wait() for p in started]\n"
     )
     try:
-        with pytest.raises(sandbox.SandboxDied) as died:
+        with pytest.raises(SandboxDied) as died:
             runner.ask({"op": "exec", "source": fork}, 120)
         assert died.value.status == "crashed" and "more than 256 processes" in died.value.reason
     finally:

@@ -5,8 +5,8 @@
 * :mod:`.collect`: finding the submissions; :mod:`.submission`: grading one of them;
 * :mod:`.report`: what grading writes;
 * :mod:`.examiner`: decides one submission's outcomes, never running its code;
-* :mod:`.sandbox`: the runner that does run answer code, in an OS sandbox, within
-  :mod:`.bounds`;
+* :mod:`.runner`: the process that does run answer code, inside the OS sandbox of
+  :mod:`.sandbox`, within :mod:`.bounds`;
 * :mod:`.probes` and :mod:`.plain`: what crosses from the runner to the examiner (plain data);
 * :mod:`.outcome`: what grading found, as data.
 """

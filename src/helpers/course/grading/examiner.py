@@ -4,7 +4,7 @@ The grader starts :func:`run_job` in a fresh process once per submission (``pyth
 helpers.course.grading.examiner FOLDER`` does the same by hand). It walks the master notebook cell
 by cell:
 
-* set-up cells run here *and* in the runner (:mod:`.sandbox`);
+* set-up cells run here *and* in the runner (:mod:`.runner`);
 * answer cells (the submission's) run only in the runner, each with the per-cell time limit;
 * test cells are split by :mod:`.probes`: statements that involve answers run in the
   runner, the rest here, and in the runner too when a later statement there needs what they bind
@@ -31,7 +31,7 @@ import torch
 
 from helpers.course.grading import bounds
 from helpers.course.grading.outcome import Check, Outcome
-from helpers.course.grading.sandbox import Runner, SandboxDied, rng_state, seed_everything
+from helpers.course.grading.runner import Runner, SandboxDied, rng_state, seed_everything
 from helpers.course.homework.markers import hidden_lines
 
 SEED = 0

@@ -16,9 +16,9 @@ How one submission is graded:
 2. Its answer cells are found by their ``# EXERCISE <id>`` / ``MANUAL <id>`` markers. Everything
    else comes from the master: set-up cells and test cells, hidden tests included.
 3. An examiner process (:mod:`.examiner`) walks the master. Answer code runs only in a
-   runner inside an OS sandbox (:mod:`.sandbox`); the examiner runs the course's own
-   code, and decides every check on plain data the runner sends back (see :mod:`.probes` and
-   :mod:`.plain`).
+   runner (:mod:`.runner`) inside an OS sandbox (:mod:`.sandbox`); the examiner runs the
+   course's own code, and decides every check on plain data the runner sends back (see
+   :mod:`.probes` and :mod:`.plain`).
 4. Free-text (MANUAL) answers go to ``manual.csv``; points typed there are checked (a number from 0
    to the question's points, for an answer that exists) and merged into ``grades.csv``.
 
