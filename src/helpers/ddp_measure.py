@@ -68,7 +68,7 @@ def ring(args, device) -> None:
 
 def count_bytes(args, device) -> None:
     rank, world = dist.get_rank(), dist.get_world_size()
-    elements = 840 * 64  # 840 is divisible by every group size from 1 to 8
+    elements = SIZES.day08_count_elements  # divisible by every group size from 1 to 8
     found = {}
     for p in range(2, world + 1):
         group = dist.new_group(list(range(p)))  # every rank takes part in creating it
