@@ -14,9 +14,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers import paths
-from helpers.course import sandbox
+from helpers.course import paths
 from helpers.course.cli import main
+from helpers.course.grading import sandbox
 
 from .test_grading import LIMITS, answered, replace_answer, require_sandbox
 

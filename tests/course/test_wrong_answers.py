@@ -5,9 +5,9 @@ import functools
 
 import pytest
 
-from helpers import paths
-from helpers.course.checks import run_statements
-from helpers.course.markers import EXERCISE_RE, TEST_RE, parse
+from helpers.course import paths
+from helpers.course.homework.checks import run_statements
+from helpers.course.homework.markers import EXERCISE_RE, TEST_RE, parse
 
 
 @functools.cache
