@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from helpers import takeoff
+from helpers import receipts, takeoff
 
 
 def test_flops_and_bytes():
@@ -85,16 +85,15 @@ def test_sweep_progress_bar_counts_the_capped_points(monkeypatch):
     assert bars == [(3, "sweep on cpu", False), (2, "sweep", True)]
 
 
-def test_reference_round_trip_and_a_broken_file(tmp_path):
-    table = takeoff.sweep({"IrisMLP 4-10-3": (4, 10, 3)}, [100], device="cpu", min_run_time=0.01)
-    payload = {"card": {"gpu": "a GPU"}, "points": table.to_dict(orient="records")}
-    (tmp_path / "ref.json").write_text(json.dumps(payload), encoding="utf-8")
-    card, loaded = takeoff.load_reference(tmp_path / "ref.json")
-    assert card["gpu"] == "a GPU" and loaded["seconds"].tolist() == table["seconds"].tolist()
-    assert takeoff.load_reference(tmp_path / "absent.json") is None
-    (tmp_path / "bad.json").write_text(json.dumps({"points": []}), encoding="utf-8")
-    with pytest.raises(ValueError, match="is not a reference sweep.*python -m helpers gpu-check"):
-        takeoff.load_reference(tmp_path / "bad.json")
+def test_the_reference_is_read_as_a_receipt(tmp_path):
+    # the curve of a receipt: tests/test_beside.py; here, the course's file in the old format
+    old = {"card": {"gpu": "a GPU"}, "points": []}
+    (tmp_path / "gpu_reference.json").write_text(json.dumps(old), encoding="utf-8")
+    empty = tmp_path / "receipts"
+    shelf = receipts.load_all(empty, tmp_path / "gpu_reference.json")
+    assert takeoff.load_reference(shelf) is None  # skipped, and named for the lesson to show
+    assert "gpu_reference.json: schema: None is not course-receipt/1" in shelf.broken[0]
+    assert takeoff.load_reference(receipts.load_all(empty, tmp_path / "absent.json")) is None
 
 
 def test_curve_crossover_interpolates_the_gpu_curve_on_log_log_axes():

@@ -13,7 +13,6 @@ The reference GPU curve shown to learners without a GPU is written by
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -241,16 +240,33 @@ def training_estimate(
     }
 
 
-def load_reference(path: Path = GPU_REFERENCE) -> tuple[dict, pd.DataFrame] | None:
-    """The stored reference GPU sweep as ``(card, table)``, or ``None`` when there is none."""
-    if not path.is_file():
+def load_reference(shelf=None, reference: Path = GPU_REFERENCE) -> tuple[dict, pd.DataFrame] | None:
+    """A GPU's curve from a receipt, as ``(card, table)``, or ``None`` without a GPU receipt.
+
+    The receipt is the newest of a GPU in ``shelf`` (a :class:`helpers.receipts.Shelf`; by default
+    the learner's receipts, else the course's ``reference``, read by :mod:`helpers.receipts`, the
+    one loader). ``card``: ``gpu`` (the device, the date and whose receipt it is, for labels),
+    ``torch``, ``cuda``, ``date``, ``file`` and ``reference`` (the course's, not the learner's);
+    ``table``: the GPU's points of :data:`MODELS` (``model``, ``rows``, ``device``, ``seconds``)
+    with ``flops`` and ``bytes`` per step.
+    """
+    from helpers.beside import label
+    from helpers.receipts import load_all
+
+    receipt = (load_all(reference=reference) if shelf is None else shelf).pick()
+    if receipt is None or receipt.device == "cpu":
         return None
-    try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-        return payload["card"], pd.DataFrame(payload["points"])
-    except (ValueError, KeyError) as err:
-        raise ValueError(
-            f"{path} is not a reference sweep ({err}); re-measure it with "
-            "`python -m helpers gpu-check --out DIR` on a GPU machine, then copy "
-            "DIR/gpu_reference.json here."
-        ) from None
+    points = [
+        p for p in receipt["day06"]["points"] if p["device"] != "cpu" and p["model"] in MODELS
+    ]
+    if not points:
+        return None
+    table = pd.DataFrame(points)
+    pairs = list(zip(table["model"], table["rows"], strict=True))
+    table["flops"] = [flops_per_step(MODELS[m], n) for m, n in pairs]
+    table["bytes"] = [bytes_per_step(MODELS[m], n) for m, n in pairs]
+    machine = receipt["machine"]
+    card = {"gpu": label(receipt), "torch": machine["torch"], "cuda": machine["cuda"],
+            "date": receipt["date"], "file": receipt.path.name,
+            "reference": receipt.reference}  # fmt: skip
+    return card, table

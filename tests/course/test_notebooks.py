@@ -69,3 +69,26 @@ def test_student_version_opens_and_its_other_cells_run(master):
     for cell in checks:
         printed = "".join(o.get("text", "") for o in cell.outputs)
         assert re.search(r": 0 of \d+ checks passed", printed), printed
+
+
+RECEIPTS = ROOT / "tests" / "fixtures" / "receipts" / "one_gpu"
+
+
+@pytest.mark.notebook
+@pytest.mark.timeout(600)
+def test_day06_shows_a_receipts_gpu_beside_this_machine():
+    """Day 6 with a fixture receipt in COURSE_RECEIPTS (an H100's, not a measurement): its curve is
+    drawn and crossed with this CPU's, labelled with its machine and date. Days 1, 2, 5, 7 and 8
+    show theirs through helpers.beside and helpers.receipt_claims (tests/test_beside.py)."""
+    env = {"OMP_NUM_THREADS": "1", "COURSE_RECEIPTS": str(RECEIPTS)}
+    run = execute(paths.NOTEBOOKS / "day06_gpu_takeoff.ipynb", fast=True, cell_timeout=180, env=env)
+    assert run.error is None, run.error
+    shown = "\n".join(
+        str(output.get("data", {}).get("text/markdown", "")) + str(output.get("text", ""))
+        for cell in run.notebook.cells
+        for output in cell.get("outputs", [])
+    )
+    machine = "NVIDIA H100 80GB HBM3, 2026-11-28 (your receipt)"
+    assert f"Beside this machine: **{machine}**, from `h100.json`" in shown
+    assert f"The GPU side of the comparison: **the reference {machine}" in shown
+    assert f"Against the reference {machine} (not measured here), the GPU" in shown  # crossed

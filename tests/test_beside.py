@@ -1,0 +1,204 @@
+"""helpers.beside and helpers.receipt_claims: each day's receipt figures beside this machine's,
+with the fixture receipts (one GPU, two GPUs, a CPU, a malformed one, none at all)."""
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from helpers import beside, receipt_claims, receipts, takeoff
+from helpers.claims import Judgement
+
+FIXTURES = Path(__file__).parent / "fixtures" / "receipts"
+HOW_TO = "python -m helpers receipt --out"
+
+
+def shelf_of(tmp_path, *names, reference=None):
+    """A receipts folder holding copies of the named fixtures (``one_gpu/h100.json``...)."""
+    for name in names:
+        shutil.copy(FIXTURES / name, tmp_path / Path(name).name)
+    return receipts.load_all(tmp_path, reference=reference)
+
+
+ONE, TWO, CPU, M2 = "one_gpu/h100.json", "two_gpus/a100x2.json", "cpu/laptop.json", "mps/m2.json"
+MALFORMED = "broken/malformed.json"
+HERE_CARD = {  # hardware.card() of a CPU-only machine
+    "cpu": "AMD EPYC 7B13", "memory_gb": 31.4, "torch": "2.13.0+cpu", "torch_threads": 2,
+    "device": "cpu",
+}  # fmt: skip
+
+
+def test_day01_puts_every_card_beside_this_machine(tmp_path):
+    found = beside.day01(HERE_CARD, shelf_of(tmp_path, ONE, CPU))
+    assert list(found.table.columns) == [
+        "this machine (cpu), now",
+        "NVIDIA H100 80GB HBM3, 2026-11-28 (your receipt)",
+        "AMD Ryzen 7 7840U w/ Radeon 780M Graphics, 2026-12-01 (your receipt)",
+    ]
+    assert found.table.iloc[1].tolist() == ["31.4 GB", "85.0 GB", "33.6 GB"]
+    assert "from `h100.json`" in found.text and "Also: **AMD Ryzen" in found.text
+
+
+def test_day01_without_a_receipt_says_how_to_make_one(tmp_path):
+    found = beside.day01(HERE_CARD, receipts.load_all(tmp_path, reference=None))
+    assert found.table is None and HOW_TO in found.text
+    assert f"copy the file into `{receipts.folder()}`" in found.text
+
+
+def test_the_reference_is_labelled_as_not_yours(tmp_path):
+    found = beside.day01(HERE_CARD, receipts.load_all(tmp_path, reference=FIXTURES / ONE))
+    assert "(the course's reference, not yours)" in found.table.columns[1]
+    assert "measured by the course, not by you" in found.text
+
+
+def test_a_malformed_receipt_is_skipped_and_named(tmp_path):
+    found = beside.day01(HERE_CARD, shelf_of(tmp_path, MALFORMED, ONE))
+    assert found.text.startswith("Skipped a broken receipt: ") and "malformed.json" in found.text
+    assert found.table.shape[1] == 2
+    alone = beside.day01(HERE_CARD, shelf_of(tmp_path / "..", MALFORMED))
+    assert alone.table is None and "malformed.json" in alone.text and HOW_TO in alone.text
+
+
+def copies_here(device_type="cpu"):
+    """Day 2's table on this CPU (two sizes per variant, GB/s as measure_copies computes it)."""
+    variants = {"cpu": ["CPU memory, copy_ into a buffer", "CPU memory, clone() allocates"]}
+    rows = [
+        {"variant": v, "bytes": n, "GB/s": rate}
+        for v in variants[device_type]
+        for n, rate in [(1024, 0.9), (4 * 2**20, 7.5)]
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_day02_copies_pageable_and_pinned_beside_the_cpu_copy(tmp_path):
+    found = beside.day02(copies_here(), "cpu", shelf_of(tmp_path, ONE))
+    assert found.table.iloc[:, 1].tolist() == [
+        "19.0 GB/s", "49.0 GB/s", "16.0 GB/s", "50.0 GB/s", "2,900.0 GB/s",
+    ]  # fmt: skip
+    assert found.table.iloc[:, 0].tolist()[-1] == "7.5 GB/s"  # the CPU's copy_ at its best
+    assert "pinned copy of 67,108,864 bytes ran 2.6× as fast as a pageable one" in found.text
+
+
+def test_day02_with_a_cpu_receipt_has_no_bus(tmp_path):
+    found = beside.day02(copies_here(), "cpu", shelf_of(tmp_path, CPU))
+    assert found.table.iloc[:4, 1].tolist() == ["not measured"] * 4
+    assert "pinned copy" not in found.text
+    assert beside.day02(copies_here(), "cpu", shelf_of(tmp_path / "..")).table is None
+
+
+def test_day06_source_needs_a_gpu(tmp_path):
+    assert "2 × NVIDIA A100-SXM4-80GB" in beside.day06(shelf_of(tmp_path, TWO, CPU)).text
+    cpu_only = beside.day06(receipts.load_all(FIXTURES / "cpu", reference=None))
+    assert "No GPU curve to draw" in cpu_only.text and HOW_TO in cpu_only.text
+
+
+def test_load_reference_reads_the_gpu_curve_of_a_receipt(tmp_path, monkeypatch):
+    card, table = takeoff.load_reference(shelf_of(tmp_path, ONE, CPU))
+    assert card["gpu"] == "NVIDIA H100 80GB HBM3, 2026-11-28 (your receipt)"
+    assert set(table["device"]) == {"cuda"} and set(table["model"]) == set(takeoff.MODELS)
+    first = table.iloc[0]
+    assert first["flops"] == takeoff.flops_per_step(takeoff.MODELS[first["model"]], first["rows"])
+    crossing = takeoff.curve_crossover(
+        table[(table["model"] == "IrisMLP 4-10-3")].assign(seconds=lambda t: t["rows"] * 2e-8),
+        table[table["model"] == "IrisMLP 4-10-3"],
+    )  # a CPU curve of 20 ns per row crosses the H100's flat 190 µs near 10,000 rows
+    assert 5_000 < crossing < 20_000
+    assert takeoff.load_reference(receipts.load_all(FIXTURES / "cpu", reference=None)) is None
+    assert takeoff.load_reference(receipts.load_all(tmp_path / "none", reference=None)) is None
+    monkeypatch.setenv("COURSE_RECEIPTS", str(tmp_path / "none"))  # the learner has none
+    assert takeoff.load_reference(reference=FIXTURES / ONE)[0]["reference"] is True
+
+
+CPU_VERDICT = Judgement("issue", "supported (second half only)", "on this CPU ...")
+HERE = {"recording": 1.1e-6, "lesson": 9.5e-5, "kept": 9.0e-5, "fastest": 6.0e-6}
+
+
+def test_day05_prices_the_sync_and_the_floor_on_the_gpu(tmp_path):
+    receipt = receipts.load(FIXTURES / ONE)
+    prices = receipt_claims.day05_prices(receipt)
+    assert prices["recording"] == pytest.approx(50e-6)  # 210 µs recording, 160 µs not
+    assert prices["launches"] == pytest.approx(21 * 4.6e-6)
+    assert prices["student"] == pytest.approx(20_000 * 160e-6 + 200 * 50e-6)
+    found = receipt_claims.beside(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, ONE))
+    assert found.table.iloc[:, 1].tolist()[:2] == ["17.0 µs", "50.0 µs"]
+    assert found.table.iloc[:, 0].tolist()[:3] == ["not measured", "1.1 µs", "not measured"]
+    assert "here *supported (second half only)*; on NVIDIA H100" in found.text
+    assert "*supported*" in found.text and "median" in found.text
+
+
+def test_day05_judges_the_third_part_with_each_outcome():
+    gpu = receipts.load(FIXTURES / ONE)
+    assert receipt_claims.day05_judgement(gpu).verdict == "supported"
+    payload = receipts.load(FIXTURES / ONE).payload
+    payload["day07"]["lesson loop 4-10-3, 120 rows"]["device busy share"] = 0.8  # kernels busy
+    busy = receipts.Receipt(gpu.path, payload)
+    assert receipt_claims.day05_judgement(busy).verdict == "not supported"
+    laptop = receipts.load(FIXTURES / CPU)
+    assert receipt_claims.day05_judgement(laptop).verdict == "supported (second half only)"
+    payload["day07"] = {}  # no busy share of the lesson loop, and no day05.busy_share
+    assert receipt_claims.day05_judgement(receipts.Receipt(gpu.path, payload)) is None
+    payload["day05"]["busy_share"] = 0.1
+    assert receipt_claims.busy_share(receipts.Receipt(gpu.path, payload)) == 0.1
+
+
+def test_day05_without_losses_kept_on_the_device_and_with_a_quartile(tmp_path):
+    payload = receipts.load(FIXTURES / M2).payload
+    del payload["day05"]["variants"]["losses kept on the device"]
+    payload["day05"]["variants"]["hand-written step"]["speedup_q1"] = 2.5
+    m2 = receipts.Receipt(FIXTURES / M2, payload)
+    assert receipt_claims.day05_prices(m2)["recording"] == pytest.approx(180e-6)  # one .item()
+    shelf = receipts.Shelf([m2], [])
+    found = receipt_claims.beside(HERE, CPU_VERDICT, "cpu", shelf)
+    assert "at least 2.50×" in found.text and "median" not in found.text
+    payload["day07"] = {}
+    assert "not judged" in receipt_claims.beside(HERE, CPU_VERDICT, "cpu", shelf).text
+
+
+def test_day05_without_a_receipt(tmp_path):
+    found = receipt_claims.beside(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, MALFORMED))
+    assert found.table is None and HOW_TO in found.text and "malformed.json" in found.text
+
+
+FIGURES = {"lesson loop 4-10-3, 120 rows": {"device busy share": 0.31, "MFU": 9e-4}}
+
+
+def test_day07_puts_mfu_and_bandwidth_side_by_side(tmp_path):
+    found = beside.day07(FIGURES, 1.2e11, "cpu", 1.1e10, shelf_of(tmp_path, ONE))
+    table = found.table
+    assert table.loc["lesson loop 4-10-3, 120 rows: MFU"].tolist() == ["0.09%", "0.0004%"]
+    assert table.loc["wide 4-512-512-3, 4096 rows: MFU"].tolist() == ["not measured", "32%"]
+    bandwidth = "memory bandwidth (a large copy within the device)"
+    assert table.loc[bandwidth].tolist() == ["11.0 GB/s", "2,900.0 GB/s"]
+    assert table.loc["peak FLOP/s (a large matrix product)"].tolist() == [
+        "0.120 TFLOP/s", "51.000 TFLOP/s",
+    ]  # fmt: skip
+    on_two = beside.day07(FIGURES, 1.2e11, "cpu", found=shelf_of(tmp_path, TWO))
+    assert "2 × NVIDIA A100-SXM4-80GB" in on_two.table.columns[1]
+    laptop = beside.day07(FIGURES, 1.2e11, "cpu", found=receipts.load_all(FIXTURES / "cpu", None))
+    assert laptop.table.iloc[-1].tolist() == ["not measured", "not measured"]
+    assert beside.day07(FIGURES, 1e11, "cpu", found=shelf_of(tmp_path / "..")).table is None
+
+
+def test_day08_needs_two_gpus(tmp_path):
+    fitted = {"dist.all_reduce": 1.8e9, "ring": None}
+    found = beside.day08(fitted, shelf_of(tmp_path, TWO))
+    assert found.table.iloc[:, 0].tolist() == ["35.0 GB/s", "105.0 GB/s", "179.0 GB/s"]
+    assert "2 GPUs: 2 × NVIDIA A100-SXM4-80GB, 2026-11-30" in found.table.columns[0]
+    assert "**dist.all_reduce** here: 1.8 GB/s fitted" in found.text and "99×" in found.text
+    one = beside.day08(fitted, receipts.load_all(FIXTURES / "one_gpu", None))
+    assert one.table is None and "No receipt of two or more GPUs" in one.text
+    assert beside.day08(fitted, receipts.load_all(FIXTURES / "cpu", None)).table is None
+
+
+def test_the_sentences_exist_in_chinese(monkeypatch, tmp_path):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    found = beside.day01(HERE_CARD, shelf_of(tmp_path, ONE))
+    assert found.table.columns[1] == "NVIDIA H100 80GB HBM3，2026-11-28（你的收据）"
+    assert "与本机并列" in found.text
+
+
+def test_show_displays_the_sentences_and_the_table(capsys, tmp_path):
+    beside.show(beside.day01(HERE_CARD, shelf_of(tmp_path, ONE)))
+    out = capsys.readouterr().out
+    assert "Beside this machine" in out and "85.0 GB" in out
