@@ -21,8 +21,8 @@ from pathlib import Path
 
 import nbformat
 
-from helpers import paths
-from helpers.course import grading
+from helpers.course import paths
+from helpers.course.grading import grader
 
 WRONG_EVERY = 10
 """One student in ten hands in a wrong answer to the first exercise."""
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--no-sandbox", action="store_true")
     args = parser.parse_args()
     homeworks = [f"{day.strip()}_homework" for day in args.homework.split(",")]
-    limits = grading.Limits(cell_seconds=args.cell_timeout)
+    limits = grader.Limits(cell_seconds=args.cell_timeout)
     with tempfile.TemporaryDirectory() as scratch:
         folder, out = Path(scratch) / "in", Path(scratch) / "out"
         folder.mkdir()
@@ -77,7 +77,7 @@ def main() -> None:
                 path = folder / f"student{i:03d}_{homework}.ipynb"
                 nbformat.write(variant(notebook, i), path)
         start = time.perf_counter()
-        results = grading.grade(
+        results = grader.grade(
             folder,
             out,
             jobs=args.jobs,

@@ -34,8 +34,8 @@ from pathlib import Path
 import nbformat
 import zmq
 
-from helpers.course import execute as execute_module
-from helpers.course.execute import LOST_REPLY_SECONDS, execute
+from helpers.course.notebooks import execute as execute_module
+from helpers.course.notebooks.execute import LOST_REPLY_SECONDS, execute
 
 LATE_SECONDS = 2.0
 LATE_RUNS = []  # how many late replies each run had

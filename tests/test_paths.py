@@ -8,14 +8,22 @@ from pathlib import Path
 import pytest
 
 from helpers import paths
+from helpers.course import paths as course_paths
 
 SRC = Path(paths.__file__).parent
 
 
 def test_the_course_folder_holds_the_lessons_and_the_data():
     assert (paths.ROOT / "notebooks").is_dir() and paths.HEART_CSV.is_file()
-    assert paths.lessons()[0].name == "day00_setup.ipynb"
-    assert paths.master("day00_homework").is_file() and paths.homework("day00_homework").is_file()
+    lessons, course = course_paths.lessons(), course_paths
+    assert lessons[0].name == "day00_setup.ipynb" and course.NOTEBOOKS == paths.NOTEBOOKS
+    assert course.master("day00_homework").is_file() and course.homework("day00_homework").is_file()
+
+
+def test_the_lesson_layer_holds_no_tooling_path():
+    """Homework masters, grading output, translations: the tooling's paths, not the lessons'."""
+    for name in ["MASTERS", "GRADES", "LAB_CONFIG", "LOCK", "PYPROJECT", "I18N", "masters"]:
+        assert not hasattr(paths, name) and hasattr(course_paths, name), name
 
 
 def test_course_root_wins(tmp_path, monkeypatch):

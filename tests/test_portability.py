@@ -24,8 +24,8 @@ import nbformat
 import pytest
 
 from helpers import paths
-from helpers.course import git
-from helpers.course.execute import execute, problems
+from helpers.course.notebooks.execute import execute, problems
+from helpers.course.setup import git
 from tests.course.test_grading import answered
 
 ROOT = paths.ROOT

@@ -17,11 +17,9 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from helpers.config import TESTED_TORCH
-from helpers.course import git
+from helpers.course.notebooks.clean import unclean
+from helpers.course.setup import git
 from helpers.paths import ROOT
-
-ALLOWED_CELL_METADATA = {"tags", "slideshow", "nbgrader", "jupyter"}  # jupyter: source_hidden
-ALLOWED_NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
 
 
 def _notebooks():
@@ -100,21 +98,11 @@ def test_notebook_is_committed_clean(path):
     assert text == nbformat.writes(nbformat.reads(text, as_version=4)) + "\n", (
         "not stored as nbformat writes it (plus a newline): write notebooks with nbformat"
     )
-    assert set(nb["metadata"]) <= ALLOWED_NOTEBOOK_METADATA, (
-        "notebook metadata beyond the allow-list"
-    )
     assert nb["metadata"]["kernelspec"]["name"] == "python3"
-    assert set(nb["metadata"].get("course", {})) <= {"day", "title", "minutes", "device"}
-    for index, cell in enumerate(nb["cells"]):
-        where = f"cell {index}"
-        assert set(cell.get("metadata", {})) <= ALLOWED_CELL_METADATA, f"{where}: metadata"
-        assert set(cell.get("metadata", {}).get("jupyter", {})) <= {"source_hidden"}, where
-        if cell["cell_type"] == "code":
-            assert cell["outputs"] == [], (
-                f"{where} has outputs in git: run `python -m helpers git-filter` (make install "
-                "does) and `git add` the notebook again"
-            )
-            assert cell["execution_count"] is None, f"{where} has an execution count"
+    assert unclean(nb) == [], (
+        "outputs or metadata beyond the allow-list in git: run `python -m helpers git-filter` "
+        "(make install does) and `git add` the notebook again"
+    )
 
 
 def test_lessons_link_to_their_homework():
@@ -162,7 +150,7 @@ def test_ruff_passes():
 def test_outline_is_current():
     """Navigation cells, slide markers and the README's course map follow the lessons' metadata:
     after editing a lesson, run `python -m helpers outline`."""
-    from helpers.course.outline import outline
+    from helpers.course.notebooks.outline import outline
 
     assert outline(check=True) == []
 

@@ -92,6 +92,31 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _check_shape(df: pd.DataFrame, path: Path, restore: str) -> None:
+    """Raise :class:`DataFileError` unless ``df`` has the Cleveland data's columns (in order),
+    rows and numeric values."""
+    import pandas as pd
+
+    expected = [*HEART_FEATURES, "num"]
+    if list(df.columns) != expected:
+        missing = [c for c in expected if c not in df.columns]
+        extra = [c for c in df.columns if c not in expected]
+        raise DataFileError(
+            f"{path} has the wrong columns (missing: {missing or 'none'}; unexpected: "
+            f"{extra or 'none'}; expected, in order: {expected}). {restore}"
+        )
+    if len(df) != HEART_ROWS:
+        raise DataFileError(
+            f"{path} has {len(df)} rows of data; the Cleveland data has {HEART_ROWS}. {restore}"
+        )
+    non_numeric = [c for c in expected if not pd.api.types.is_numeric_dtype(df[c])]
+    if non_numeric:
+        raise DataFileError(
+            f"{path} has non-numeric values in {non_numeric} (missing values must be written '?'). "
+            f"{restore}"
+        )
+
+
 def load_heart(path: str | Path | None = None, verify: bool = True) -> pd.DataFrame:
     """The UCI Heart Disease (Cleveland) data as a DataFrame.
 
@@ -122,24 +147,7 @@ def load_heart(path: str | Path | None = None, verify: bool = True) -> pd.DataFr
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
         raise DataFileError(f"{path} is not a readable CSV file ({err}). {restore}") from None
 
-    expected = [*HEART_FEATURES, "num"]
-    if list(df.columns) != expected:
-        missing = [c for c in expected if c not in df.columns]
-        extra = [c for c in df.columns if c not in expected]
-        raise DataFileError(
-            f"{path} has the wrong columns (missing: {missing or 'none'}; unexpected: "
-            f"{extra or 'none'}; expected, in order: {expected}). {restore}"
-        )
-    if len(df) != HEART_ROWS:
-        raise DataFileError(
-            f"{path} has {len(df)} rows of data; the Cleveland data has {HEART_ROWS}. {restore}"
-        )
-    non_numeric = [c for c in expected if not pd.api.types.is_numeric_dtype(df[c])]
-    if non_numeric:
-        raise DataFileError(
-            f"{path} has non-numeric values in {non_numeric} (missing values must be written '?'). "
-            f"{restore}"
-        )
+    _check_shape(df, path, restore)
     if verify and (digest := _sha256(path)) != HEART_SHA256:
         raise DataFileError(
             f"{path} has the right shape but different content (SHA-256 {digest[:12]}..., expected "

@@ -56,6 +56,29 @@ def _relative_line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(a), float(b)
 
 
+def _points(n_bytes: Sequence[float], seconds: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Sizes and times as arrays, checked: one time per size, at least 3 points and 2 sizes."""
+    x, y = np.asarray(n_bytes, dtype=float), np.asarray(seconds, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"need one time per size, got {x.shape} sizes and {y.shape} times")
+    if len(x) < 3 or len(set(x.tolist())) < 2:
+        raise ValueError("need at least 3 points and 2 different sizes to fit α and β")
+    if (y <= 0).any() or (x < 0).any():
+        raise ValueError("times must be positive and sizes not negative")
+    return x, y
+
+
+def _latency_alone(y: np.ndarray, t: float, confidence: float, smallest) -> LinkFit:
+    """A fit without a bandwidth: the times' geometric mean, and its interval, as the latency."""
+    logs = np.log(y)
+    centre, spread = float(np.mean(logs)), float(np.std(logs, ddof=1))
+    half = t * spread / math.sqrt(len(y))
+    latency = Interval(
+        math.exp(centre), math.exp(centre - half), math.exp(centre + half), len(y), confidence
+    )
+    return LinkFit(latency, None, math.expm1(spread), smallest)
+
+
 def fit_alpha_beta(
     n_bytes: Sequence[float], seconds: Sequence[float], confidence: float = 0.95
 ) -> LinkFit:
@@ -71,24 +94,12 @@ def fit_alpha_beta(
     >>> fit.latency.low > 0, fit.latency.low < 100e-6 < fit.latency.high
     (True, True)
     """
-    x, y = np.asarray(n_bytes, dtype=float), np.asarray(seconds, dtype=float)
-    if x.shape != y.shape or x.ndim != 1:
-        raise ValueError(f"need one time per size, got {x.shape} sizes and {y.shape} times")
-    if len(x) < 3 or len(set(x.tolist())) < 2:
-        raise ValueError("need at least 3 points and 2 different sizes to fit α and β")
-    if (y <= 0).any() or (x < 0).any():
-        raise ValueError("times must be positive and sizes not negative")
+    x, y = _points(n_bytes, seconds)
     t = float(stats.t.ppf((1 + confidence) / 2, len(x) - 2))
     smallest = (float(x[x.argmin()]), float(y[x.argmin()]))
     a, b = _relative_line(x, y)
     if b <= 0:  # the time does not grow with the size: a latency alone, no bandwidth to read
-        logs = np.log(y)
-        centre, spread = float(np.mean(logs)), float(np.std(logs, ddof=1))
-        half = t * spread / math.sqrt(len(x))
-        latency = Interval(
-            math.exp(centre), math.exp(centre - half), math.exp(centre + half), len(x), confidence
-        )
-        return LinkFit(latency, None, math.expm1(spread), smallest)
+        return _latency_alone(y, t, confidence, smallest)
     start = [math.log(max(a, 1e-3 * y.min())), math.log(b)]
 
     def misses(p):

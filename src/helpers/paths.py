@@ -8,8 +8,9 @@ The course folder is the one that holds ``notebooks/`` and ``data/``. It is foun
 3. the nearest such folder above this file (an editable install, ``pip install -e .``).
 
 So an editable install, a plain ``pip install .`` used from inside the course folder, and a copy
-of the course opened from elsewhere all find their own folder. Used by every day (data), and by
-the course's tooling (homework, grading, outline, notebook execution).
+of the course opened from elsewhere all find their own folder. Holds the paths the lessons use
+(data, build folders); :mod:`helpers.course.paths` adds the tooling's own (homework masters,
+grading output, translations) to these.
 
 >>> (ROOT / "data").is_dir() and HEART_CSV.name
 'heart_cleveland.csv'
@@ -52,9 +53,9 @@ def find_root(start: Path | None = None) -> Path:
 ROOT = find_root()
 """The course folder."""
 
-SRC = ROOT / "src"
-"""The ``helpers`` package's folder (what the grading sandbox may see of the course's code)."""
-GIT = ROOT / ".git"
+NOTEBOOKS = ROOT / "notebooks"
+"""The lessons (the tooling's own paths, homework and masters included, are in
+``helpers.course.paths``)."""
 DATA = ROOT / "data"
 HEART_CSV = DATA / "heart_cleveland.csv"
 RECEIPTS = ROOT / "receipts"
@@ -62,62 +63,12 @@ RECEIPTS = ROOT / "receipts"
 names another folder: see :func:`helpers.receipts.folder`)."""
 GPU_REFERENCE = DATA / "gpu_reference.json"
 """Day 6's reference curve measured on a real GPU (absent until someone measures one)."""
-
-NOTEBOOKS = ROOT / "notebooks"
-HOMEWORK = NOTEBOOKS / "homework"
-"""The student versions of the homework, generated from the masters."""
-MASTERS = ROOT / "instructor" / "homework"
-"""The homework masters: solutions and hidden tests."""
-README = ROOT / "README.md"
-PYPROJECT = ROOT / "pyproject.toml"
-"""The package's settings, and the course's own (``[tool.course]``: the repository's address)."""
-LOCK = ROOT / "requirements-lock.txt"
-"""The versions the course is tested with (written by ``make lock``, used by ``make install``)."""
-I18N = ROOT / "i18n"
-"""The translations of the lessons, the homework and the README, one folder per language."""
-GUIDE = ROOT / "instructor" / "GUIDE.md"
-"""The instructor guide."""
 BUILD = ROOT / "build"
 """Ignored by git: executed copies, grading output, caches."""
-EXECUTED = BUILD / "course"
-"""``make course`` writes the executed lessons and masters here, with HTML copies."""
-RELEASE_BACKUPS = BUILD / "release-backup"
 DISTRIBUTED = BUILD / "distributed"
 """Day 8's ``torchrun`` runs: what their workers wrote (results, checkpoints, final weights)."""
-GRADES = BUILD / "grades"
 COMPILE_CACHE = BUILD / "torch-compile-cache"
 """``torch.compile``'s cache (``TORCHINDUCTOR_CACHE_DIR``), shared by the notebook runs of
 ``make test`` and ``make course``: a function is compiled once per machine, not once per run."""
 TRACES = BUILD / "traces"
 """Profiler traces (day 5), to open in https://ui.perfetto.dev or ``chrome://tracing``."""
-BROWSER_TEST = BUILD / "browser-test"
-"""The browser test's screenshots."""
-LAB_CONFIG = BUILD / "jupyter-config"
-"""The course's JupyterLab defaults, written by ``make lab`` (see ``helpers.course.lab``)."""
-LAB_WORKSPACES = BUILD / "jupyter-workspaces"
-"""Where the course's JupyterLab keeps its layout (open tabs, panel sizes)."""
-
-
-def lessons() -> list[Path]:
-    """The day-by-day lessons, ``notebooks/dayNN_*.ipynb``, in teaching order."""
-    return sorted(NOTEBOOKS.glob("day*.ipynb"))
-
-
-def masters() -> list[Path]:
-    """The homework masters, ``instructor/homework/dayNN_homework.ipynb``."""
-    return sorted(MASTERS.glob("day*_homework.ipynb"))
-
-
-def homework(name: str) -> Path:
-    """The student version of a homework, e.g. ``homework("day00_homework")``."""
-    return HOMEWORK / f"{name}.ipynb"
-
-
-def readme(locale: str | None = None) -> Path:
-    """The README, or its translation for ``locale`` (``readme("zh-CN")``: ``README.zh-CN.md``)."""
-    return README if locale is None else ROOT / f"README.{locale}.md"
-
-
-def master(name: str) -> Path:
-    """The master of a homework, e.g. ``master("day00_homework")``."""
-    return MASTERS / f"{name}.ipynb"

@@ -96,55 +96,14 @@ def run_ranks(
     world = len(inputs)
     if world < 1:
         raise ValueError("give one input tensor per rank")
-    method = START_METHOD or (
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    )
-    context = multiprocessing.get_context(method)
-    sent = fn if method == "fork" else cloudpickle.dumps(fn)
     folder = tempfile.mkdtemp(prefix="run-ranks-")
-    store_file = os.path.join(folder, "store")
-    processes, connections = [], []
-    for rank, tensor in enumerate(inputs):
-        receiver, sender = context.Pipe(duplex=False)
-        args = (sent, rank, world, store_file, tensor.clone(), sender, timeout, forbid_collectives)
-        process = context.Process(target=_rank_main, args=args, daemon=True)
-        process.start()
-        sender.close()
-        processes.append(process)
-        connections.append(receiver)
-    answers: dict[int, dict] = {}
-    deadline = time.monotonic() + timeout
+    processes, connections = _start(fn, inputs, folder, timeout, forbid_collectives)
     finished = False
     try:
-        while len(answers) < world:
-            waiting = [c for r, c in enumerate(connections) if r not in answers]
-            ready = multiprocessing.connection.wait(waiting, deadline - time.monotonic())
-            if not ready:
-                late = ", ".join(str(r) for r in range(world) if r not in answers)
-                raise TimeoutError(
-                    f"rank(s) {late} did not finish within {timeout:.0f} s: a send without a "
-                    "matching receive (or a receive with no send) waits forever"
-                )
-            for rank in sorted(connections.index(c) for c in ready):  # lowest rank first
-                connection = connections[rank]
-                try:
-                    answers[rank] = connection.recv()
-                except EOFError:
-                    code = processes[rank].exitcode
-                    answers[rank] = {"error": f"the process died (exit code {code})", "kind": ""}
-                if "error" in answers[rank]:
-                    kind = answers[rank]["kind"]
-                    error = NotImplementedError if kind == "NotImplementedError" else RankFailed
-                    raise error(f"rank {rank} of {world}: {answers[rank]['error']}")
+        answers = _collect(processes, connections, timeout)
         finished = True
     finally:
-        for process in processes:  # after a failure the others may wait forever: kill them
-            process.join(timeout=5 if finished else 0)
-            if process.is_alive():
-                process.kill()
-                process.join()
-        for connection in connections:
-            connection.close()
+        _stop(processes, connections, finished)
         shutil.rmtree(folder, ignore_errors=True)
     shapes = {tuple(answers[r]["result"].shape) for r in range(world)}
     if len(shapes) > 1:
@@ -154,3 +113,66 @@ def run_ranks(
         "bytes_sent": [answers[r]["bytes"] for r in range(world)],
         "input_changed": [answers[r]["input_changed"] for r in range(world)],
     }
+
+
+def _start(fn, inputs, folder: str, timeout: float, forbid: bool) -> tuple[list, list]:
+    """One process per input, forked (``fn`` as it is) or spawned (``fn`` pickled by value),
+    meeting through a file store in ``folder``; returns the processes and their pipes."""
+    method = START_METHOD or (
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
+    context = multiprocessing.get_context(method)
+    sent = fn if method == "fork" else cloudpickle.dumps(fn)
+    store_file = os.path.join(folder, "store")
+    processes, connections = [], []
+    for rank, tensor in enumerate(inputs):
+        receiver, sender = context.Pipe(duplex=False)
+        args = (sent, rank, len(inputs), store_file, tensor.clone(), sender, timeout, forbid)
+        process = context.Process(target=_rank_main, args=args, daemon=True)
+        process.start()
+        sender.close()
+        processes.append(process)
+        connections.append(receiver)
+    return processes, connections
+
+
+def _answer(process, connection, rank: int, world: int) -> dict:
+    """What one rank sent back; raises when it failed or died."""
+    try:
+        answer = connection.recv()
+    except EOFError:
+        answer = {"error": f"the process died (exit code {process.exitcode})", "kind": ""}
+    if "error" in answer:
+        error = NotImplementedError if answer["kind"] == "NotImplementedError" else RankFailed
+        raise error(f"rank {rank} of {world}: {answer['error']}")
+    return answer
+
+
+def _collect(processes: list, connections: list, timeout: float) -> dict[int, dict]:
+    """Every rank's answer, lowest rank first among those ready; ``TimeoutError`` when some rank
+    does not answer within ``timeout`` seconds."""
+    world, answers = len(processes), {}
+    deadline = time.monotonic() + timeout
+    while len(answers) < world:
+        waiting = [c for r, c in enumerate(connections) if r not in answers]
+        ready = multiprocessing.connection.wait(waiting, deadline - time.monotonic())
+        if not ready:
+            late = ", ".join(str(r) for r in range(world) if r not in answers)
+            raise TimeoutError(
+                f"rank(s) {late} did not finish within {timeout:.0f} s: a send without a "
+                "matching receive (or a receive with no send) waits forever"
+            )
+        for rank in sorted(connections.index(c) for c in ready):
+            answers[rank] = _answer(processes[rank], connections[rank], rank, world)
+    return answers
+
+
+def _stop(processes: list, connections: list, finished: bool) -> None:
+    """Join the processes (after a failure the others may wait forever: kill them)."""
+    for process in processes:
+        process.join(timeout=5 if finished else 0)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    for connection in connections:
+        connection.close()

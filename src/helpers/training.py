@@ -58,6 +58,22 @@ def sgd_step(
     return loss
 
 
+def _check_arguments(model, X, y, epochs, record_every) -> None:
+    """:func:`train`'s arguments, checked before anything runs (``ValueError`` says the fix)."""
+    if not isinstance(epochs, int) or epochs < 1:
+        raise ValueError(f"epochs must be a positive integer, got {epochs!r}")
+    if record_every is not None and (not isinstance(record_every, int) or record_every < 1):
+        raise ValueError(
+            f"record_every must be a positive integer or None (never record), got {record_every!r}"
+        )
+    devices = {str(X.device), str(y.device)} | {str(p.device) for p in model.parameters()}
+    if len(devices) > 1:
+        raise ValueError(
+            f"model and data are on different devices ({', '.join(sorted(devices))}); "
+            "move them to one with model.to(device), X = X.to(device), y = y.to(device)"
+        )
+
+
 def train(
     model: nn.Module,
     X: torch.Tensor,
@@ -83,19 +99,7 @@ def train(
     Returns:
         The recorded losses, the epochs they were recorded at, and the loop's wall time.
     """
-    if not isinstance(epochs, int) or epochs < 1:
-        raise ValueError(f"epochs must be a positive integer, got {epochs!r}")
-    if record_every is not None and (not isinstance(record_every, int) or record_every < 1):
-        raise ValueError(
-            f"record_every must be a positive integer or None (never record), got {record_every!r}"
-        )
-    devices = {str(X.device), str(y.device)} | {str(p.device) for p in model.parameters()}
-    if len(devices) > 1:
-        raise ValueError(
-            f"model and data are on different devices ({', '.join(sorted(devices))}); "
-            "move them to one with model.to(device), X = X.to(device), y = y.to(device)"
-        )
-
+    _check_arguments(model, X, y, epochs, record_every)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     result = TrainResult(device=str(X.device))
     chunk = max(1, epochs // 100)  # update the bar about 100 times, not every epoch

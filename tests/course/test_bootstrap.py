@@ -17,9 +17,10 @@ import nbformat
 import pytest
 import torch
 
-from helpers import paths
-from helpers.course import bootstrap, cli, git, outline
-from helpers.course.bootstrap import IndexCheck, Place, Torch
+from helpers.course import cli, paths
+from helpers.course.notebooks import outline
+from helpers.course.setup import bootstrap, git
+from helpers.course.setup.bootstrap import IndexCheck, Place, Torch
 
 FAKE = "https://github.com/example-owner/example-course"  # never fetched: only written into links
 BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)  # the interpreter under .venv

@@ -35,8 +35,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers import paths
-from helpers.course import git
+from helpers.course import paths
+from helpers.course.setup import git
 
 LESSON = paths.NOTEBOOKS / "day01_hardware.ipynb"  # a knob with a live view; quick in fast mode
 RULES = "tests/test_project.py"  # the repository's rules

@@ -5,11 +5,11 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from helpers import paths, takeoff
-from helpers.course import borrowed
-from helpers.course.checks import check, run_checks, visible_tests
-from helpers.course.markers import parse
-from helpers.course.release import release_text, student_path
+from helpers import takeoff
+from helpers.course import borrowed, paths
+from helpers.course.homework.checks import check, run_checks, visible_tests
+from helpers.course.homework.markers import parse
+from helpers.course.homework.release import release_text, student_path
 from helpers.takeoff import flops_per_step
 
 MASTERS = paths.masters()

@@ -8,8 +8,8 @@ import torch
 import yaml
 from packaging.requirements import Requirement
 
-from helpers import paths
-from helpers.course import doctor
+from helpers.course import paths
+from helpers.course.setup import doctor
 
 try:
     import tomllib

@@ -11,9 +11,9 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from helpers import paths
-from helpers.course import execute as execute_module
-from helpers.course.waits import Waits
+from helpers.course import paths
+from helpers.course.notebooks import execute as execute_module
+from helpers.course.notebooks.waits import Waits
 
 
 class FakeClient:

@@ -9,16 +9,20 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from helpers import paths
-from helpers.course import git
+from helpers.course import paths
 from helpers.course.cli import main
+from helpers.course.setup import git
 
 LESSON = paths.lessons()[0]
 
 
 def run(folder, *args):
     result = subprocess.run(
-        ["git", *args], cwd=folder, capture_output=True, text=True, encoding="utf-8",
+        ["git", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
         errors="replace",
     )
     assert result.returncode == 0, result.stderr

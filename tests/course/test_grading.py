@@ -1,8 +1,8 @@
 """Grading a class that includes hostile students, under the real sandbox, and every grade checked.
 
 One grading run covers every attack the grader defends against (see the threat model in
-``helpers/course/grading.py``), each on its own submission; the other exercise of each hostile
-submission is answered correctly, to show that the trouble stays in its own row.
+``helpers/course/grading/grader.py``), each on its own submission; the other exercise of each
+hostile submission is answered correctly, to show that the trouble stays in its own row.
 """
 
 import csv
@@ -18,13 +18,14 @@ import time
 import nbformat
 import pytest
 
-from helpers import paths
-from helpers.course import grading, sandbox
+from helpers.course import paths
 from helpers.course.cli import main
-from helpers.course.plain import decode
-from helpers.course.release import release_text
+from helpers.course.grading import grader, sandbox, submission
+from helpers.course.grading.plain import decode
+from helpers.course.grading.runner import Runner, SandboxDied
+from helpers.course.homework.release import release_text
 
-LIMITS = grading.Limits(cell_seconds=10, notebook_seconds=240, memory_mb=4096)
+LIMITS = grader.Limits(cell_seconds=10, notebook_seconds=240, memory_mb=4096)
 CANARY = paths.BUILD / "grading-canary.txt"  # a file in the course folder an answer tries to write
 HOME_CANARY = "grading-canary-in-home.txt"
 MARK = "course-grading-test-child"  # in the command line of every process an answer starts
@@ -61,7 +62,9 @@ def replace_answer(nb, exercise, source):
     return nb
 
 
-CORRECT_DEVICE = "device = get_device()\nones = torch.ones(2, 3, device=device)\n"
+CORRECT_DEVICE = (
+    "def ones_on_device(rows, cols):\n    return torch.ones(rows, cols, device=get_device())\n"
+)
 
 
 def hostile(folder):
@@ -71,10 +74,10 @@ def hostile(folder):
         # 1. Tamper with the runner and the interpreter: every value it reports becomes True,
         #    exec does nothing, objects claim to equal anything and run code when unpickled.
         "mallory": (
-            "import builtins\nimport helpers.course.plain as plain\n"
+            "import builtins\nimport helpers.course.grading.plain as plain\n"
             "class Evil:\n    def __reduce__(self):\n        return (print, ('pwned',))\n"
             "    def __eq__(self, other):\n        return True\n"
-            "device = ones = Evil()\n"
+            "ones_on_device = lambda *args, **kwargs: Evil()\n"
             "plain.encode = lambda value, depth=0: True\nbuiltins.exec = lambda *a, **k: None\n"
         ),
         # 2. Write into another submission, the masters, the course, the home folder.
@@ -88,13 +91,14 @@ def hostile(folder):
         ),
         # 3. Read the master's answers, directly or through git.
         "peggy": (
-            "import subprocess\nfrom helpers import paths\n"
+            "import subprocess\nfrom helpers.course import paths\n"
             "try:\n    text = paths.master('day00_homework').read_text()\nexcept OSError:\n"
             "    text = subprocess.run(['git', '-C', str(paths.ROOT), 'show',\n"
             "        'HEAD:instructor/homework/day00_homework.ipynb'],\n"
             "        capture_output=True, text=True).stdout\n"
-            "device = get_device() if 'BEGIN HIDDEN' in text else 'no master to copy'\n"
-            "ones = torch.ones(2, 3)\n"
+            "found = 'BEGIN HIDDEN' in text\n"
+            "def ones_on_device(rows, cols):\n"
+            "    return torch.ones(rows, cols, device=get_device() if found else 'cpu')\n"
         ),
         # 4, 5. Children that escape into their own session, or hold the output open.
         "trent": (
@@ -110,12 +114,11 @@ def hostile(folder):
         # 7. 50 MB of output as millions of short lines.
         "grace": "for _ in range(1_000_000):\n    print('x' * 49)\n" + CORRECT_DEVICE,
         # 8. IPython syntax, as it runs in the notebook.
-        "ivy": "%time device = get_device()\n!echo shell works\n"
-        "ones = torch.ones(2, 3, device=device)\n",
+        "ivy": "%time device = get_device()\n!echo shell works\n" + CORRECT_DEVICE,
         # a crash and a memory hog: each an outcome of its own, the other exercise still graded
         "carl": "import os\nos.write(2, b'carl: about to exit\\n')\nos._exit(3)\n",
         "mem": "hog = bytearray(16 * 2**30)\n" + CORRECT_DEVICE,
-        # 9. The file changes while it is graded (see the judge wrapper below).
+        # 9. The file changes while it is graded (see the examiner wrapper below).
         "zed": "# ZED changes this file\n" + CORRECT_DEVICE,
     }
 
@@ -217,7 +220,9 @@ def graded(tmp_path_factory):
     for cell in stripped.cells:
         cell.metadata = {}
     save("erin_day00_homework.ipynb", stripped)
-    frank = CORRECT_DEVICE.replace("ones(", "zeros(") + "torch.all = lambda *a, **k: True\n"
+    frank = (
+        CORRECT_DEVICE.replace("torch.ones(", "torch.zeros(") + "torch.all = lambda *a, **k: True\n"
+    )
     save("frank_day00_homework.ipynb", replace_answer(answered("day00"), "day00.device", frank))
     (folder / "henry_day00_homework.ipynb").write_text("{ this is not JSON", encoding="utf-8")
     save("hugo_day00_homework.ipynb", answered("day01"))
@@ -272,18 +277,18 @@ def graded(tmp_path_factory):
 
     submissions = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     course = _snapshot()
-    run_judge = grading._run_judge
+    run_examiner = submission._run_examiner
 
-    def judge_then_edit(job, limits):  # 9: zed's file changes while it is graded
-        outcomes = run_judge(job, limits)
+    def examine_then_edit(job, limits):  # 9: zed's file changes while it is graded
+        outcomes = run_examiner(job, limits)
         if "ZED" in job["answers"].get("day00.device", ""):
             (folder / "zed_day00_homework.ipynb").write_text("edited meanwhile", encoding="utf-8")
         return outcomes
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(grading, "_run_judge", judge_then_edit)
+        patch.setattr(submission, "_run_examiner", examine_then_edit)
         start = time.monotonic()
-        results = grading.grade(folder, out, jobs=2, limits=LIMITS, progress=False)
+        results = grader.grade(folder, out, jobs=2, limits=LIMITS, progress=False)
         seconds = time.monotonic() - start
     submissions[folder / "zed_day00_homework.ipynb"] = b"edited meanwhile"
     with (out / "grades.csv").open(encoding="utf-8") as file:
@@ -322,7 +327,7 @@ def test_nothing_outside_the_sandbox_was_written_and_nothing_is_left_running(gra
         ("peggy", "day00.device", ("0", "failed")),  # no master to copy, directly or via git
         ("trent", "day00.device", ("2", "passed")),  # its children did not hold up grading
         ("trent", "day00.count_parameters", ("2", "passed")),
-        ("bob", "day00.device", ("0", "timeout")),  # swallowed alarms: the judge's limit holds
+        ("bob", "day00.device", ("0", "timeout")),  # swallowed alarms: the examiner's limit holds
         ("bob", "day00.count_parameters", ("2", "passed")),  # ...and the rest is graded
         ("grace", "day00.device", ("2", "passed")),  # 50 MB of output, graded all the same
         ("ivy", "day00.device", ("2", "passed")),  # %time and !echo run as in the notebook
@@ -430,7 +435,7 @@ def test_feedback_says_why_without_revealing_hidden_tests(graded):
 
 def test_from_inside_the_sandbox_the_masters_and_the_repository_are_out_of_reach():
     require_sandbox()
-    runner = sandbox.Runner(sandboxed=True, memory_mb=4096)
+    runner = Runner(sandboxed=True, memory_mb=4096)
     try:
         master = str(paths.master("day00_homework"))
         git = [
@@ -490,10 +495,10 @@ def test_a_sandbox_runs_a_bounded_number_of_processes_and_memory_in_all():
     """31.8 / 24.4: a fork loop (capped by the test at 400) and four processes of 700 MB each
     (under the 2 GB per-process limit, over it together)."""
     require_sandbox()
-    from helpers.course import bounds
+    from helpers.course.grading import bounds
 
     bound = bounds.make(2048)  # control groups here; a watchdog where none can be made
-    runner = sandbox.Runner(sandboxed=True, memory_mb=2048, bound=bound)
+    runner = Runner(sandboxed=True, memory_mb=2048, bound=bound)
     try:
         fork = (
             "import subprocess, sys\nstarted = []\n"
@@ -515,7 +520,7 @@ def test_a_sandbox_runs_a_bounded_number_of_processes_and_memory_in_all():
             assert reply["ok"], reply
             killed = runner.ask({"op": "capture", "expressions": ["codes"]}, 60)["values"][0]
             assert -9 in killed, killed
-        except sandbox.SandboxDied as died:
+        except SandboxDied as died:
             assert died.status == "memory", died.reason
         assert bound.exceeded()[0] == "memory"
     finally:
@@ -528,17 +533,17 @@ def test_grading_twice_gives_the_same_files_and_keeps_manual_grades(tmp_path):
     folder, out = tmp_path / "in", tmp_path / "out"
     folder.mkdir()
     nbformat.write(answered("day00"), folder / "alice_day00_homework.ipynb")
-    grading.grade(folder, out, limits=LIMITS, progress=False)
+    grader.grade(folder, out, limits=LIMITS, progress=False)
     first = {p.name: p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()}
     with (out / "manual.csv").open(encoding="utf-8") as file:
         manual = list(csv.DictReader(file))
     manual[0]["points"], manual[0]["comment"] = "1", "clear and complete"
     with (out / "manual.csv").open("w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=grading.MANUAL_COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(file, fieldnames=grader.MANUAL_COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(manual)
     edited = (out / "manual.csv").read_text(encoding="utf-8")
-    grading.grade(folder, out, limits=LIMITS, progress=False)
+    grader.grade(folder, out, limits=LIMITS, progress=False)
     second = {p.name: p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()}
     for files in (first, second):  # the control's time varies
         lines = files["report.txt"].splitlines()
@@ -557,7 +562,7 @@ def test_without_a_sandbox_grading_refuses_unless_told(tmp_path, monkeypatch, ca
     assert "--no-sandbox" in capsys.readouterr().err
     folder = tmp_path / "in"
     nbformat.write(answered("day00"), folder / "alice_day00_homework.ipynb")
-    grading.grade(folder, tmp_path / "out", limits=LIMITS, sandboxed=False, progress=False)
+    grader.grade(folder, tmp_path / "out", limits=LIMITS, sandboxed=False, progress=False)
     assert "sandbox: OFF" in (tmp_path / "out" / "report.txt").read_text(encoding="utf-8")
     feedback = (tmp_path / "out" / "feedback" / "alice_day00_homework.md").read_text(
         encoding="utf-8"
@@ -601,7 +606,7 @@ def test_submit_names_the_homework_to_hand_in_when_given_a_lesson(tmp_path, caps
 
 @pytest.mark.parametrize("master", paths.masters(), ids=lambda p: p.name)
 def test_every_master_earns_full_marks_from_its_own_solutions(graded, master):
-    """The split between sandbox and judge keeps every master's tests meaningful: its own
+    """The split between sandbox and examiner keeps every master's tests meaningful: its own
     solutions pass every check (visible and hidden), graded as a submission."""
     result = next(
         r
@@ -625,7 +630,7 @@ def test_the_sandbox_mounts_its_own_tmp_before_the_course_s_folders(monkeypatch,
 
 
 def test_the_sandbox_binds_neither_the_temporary_folder_nor_the_working_folder(monkeypatch):
-    """The judges' private folders (job files with hidden tests) lie in the temporary folder, and
+    """The examiners' private folders (job files with hidden tests) lie in the temporary folder, and
     submissions may lie in the folder the grader was started in: neither is bound, even when it
     is on ``sys.path`` (a script run from there, ``python -m`` started there)."""
     import tempfile
@@ -640,10 +645,10 @@ def test_the_sandbox_binds_neither_the_temporary_folder_nor_the_working_folder(m
 def test_without_control_groups_a_watchdog_ends_a_fork_loop():
     """24.4 where the machine lets the grader make no control group."""
     require_sandbox()
-    from helpers.course import bounds
+    from helpers.course.grading import bounds
 
     bound = bounds.Watchdog(4096 * 2**20)
-    runner = sandbox.Runner(sandboxed=True, memory_mb=4096, bound=bound)
+    runner = Runner(sandboxed=True, memory_mb=4096, bound=bound)
     fork = (
         "import subprocess\nstarted = []\n"
         "for _ in range(400):\n"
@@ -651,7 +656,7 @@ def test_without_control_groups_a_watchdog_ends_a_fork_loop():
         "[p.wait() for p in started]\n"
     )
     try:
-        with pytest.raises(sandbox.SandboxDied) as died:
+        with pytest.raises(SandboxDied) as died:
             runner.ask({"op": "exec", "source": fork}, 120)
         assert died.value.status == "crashed" and "more than 256 processes" in died.value.reason
     finally:

@@ -14,9 +14,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers import paths
-from helpers.course import sandbox
+from helpers.course import paths
 from helpers.course.cli import main
+from helpers.course.grading import sandbox
 
 from .test_grading import LIMITS, answered, replace_answer, require_sandbox
 
@@ -27,7 +27,9 @@ def _class(folder: Path) -> Path:
     """A correct and a wrong day-0 submission."""
     folder.mkdir(parents=True)
     nbformat.write(answered("day00"), folder / "alice_day00_homework.ipynb")
-    wrong = replace_answer(answered("day00"), "day00.device", "device = 'cpu'\nones = None\n")
+    wrong = replace_answer(
+        answered("day00"), "day00.device", "def ones_on_device(rows, cols):\n    return None\n"
+    )
     nbformat.write(wrong, folder / "bob_day00_homework.ipynb")
     return folder
 

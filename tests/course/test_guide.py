@@ -6,8 +6,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from helpers import paths
-from helpers.course import guide
+from helpers.course import paths
+from helpers.course.notebooks import guide
 
 
 def executed_lesson(day=3):

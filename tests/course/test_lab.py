@@ -12,9 +12,9 @@ import urllib.request
 
 import pytest
 
-from helpers import paths
-from helpers.course import lab
-from helpers.paths import ROOT
+from helpers.course import paths
+from helpers.course.paths import ROOT
+from helpers.course.setup import lab
 
 
 def free_port() -> int:

@@ -4,8 +4,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from helpers import paths
-from helpers.course.markers import HomeworkFormatError, parse
+from helpers.course import paths
+from helpers.course.homework.markers import HomeworkFormatError, parse
 
 MASTERS = paths.masters()
 IDS = [m.name for m in MASTERS]
@@ -71,7 +71,7 @@ def test_bad_masters_get_clear_errors_with_the_cell_number(tmp_path, cells, mess
 
 @pytest.mark.parametrize("master", MASTERS, ids=IDS)
 def test_every_manual_question_has_a_rubric_that_adds_up(master):
-    from helpers.course.markers import rubric
+    from helpers.course.homework.markers import rubric
 
     hw = parse(master)
     for qid, part in hw.manual.items():

@@ -11,11 +11,11 @@ import re
 import nbformat
 import pytest
 
-from helpers import paths
-from helpers.course import sandbox
-from helpers.course.execute import execute, problems
-from helpers.course.markers import parse
-from helpers.course.release import release_text, student_path
+from helpers.course import paths
+from helpers.course.grading import sandbox
+from helpers.course.homework.markers import parse
+from helpers.course.homework.release import release_text, student_path
+from helpers.course.notebooks.execute import execute, problems
 from tests.test_portability import chinese_windows
 
 ROOT = paths.ROOT

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 import torch
 
-from helpers.course.plain import NotData, decode, encode
+from helpers.course.grading.plain import NotData, decode, encode
 
 
 def trip(value):

@@ -4,7 +4,7 @@ import ast
 
 import torch
 
-from helpers.course.probes import Planner, bound_names, effects, split_statements
+from helpers.course.grading.probes import Planner, bound_names, effects, split_statements
 
 
 def plan(source, answers, namespace=None):

@@ -2,11 +2,12 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from helpers import paths
-from helpers.course import git, release
+from helpers.course import paths
 from helpers.course.cli import main
-from helpers.course.markers import MANUAL_PLACEHOLDER, PLACEHOLDER, parse, regions
-from helpers.course.release import student_version
+from helpers.course.homework import release
+from helpers.course.homework.markers import MANUAL_PLACEHOLDER, PLACEHOLDER, parse, regions
+from helpers.course.homework.release import student_version
+from helpers.course.setup import git
 
 MASTERS = paths.masters()
 IDS = [m.name for m in MASTERS]
@@ -147,14 +148,14 @@ def test_check_tells_an_answered_copy_from_an_out_of_date_one(course, capsys):
     release.release()
     target = course / "student" / "day09_homework.ipynb"
     answer(target)
-    assert [s.state for s in release.check()] == ["answered"]
+    assert [s.state for s in release.statuses()] == ["answered"]
     assert main(["release", "--check"]) == 0
     out = capsys.readouterr().out
     assert "holds your work on the current homework: nothing to do" in out
     assert "make student" not in out
 
     change_master(course)  # the homework changed after the learner started
-    (found,) = release.check()
+    (found,) = release.statuses()
     assert found.state == "answered, out of date"
     assert main(["release", "--check"]) == 1
     out = capsys.readouterr().out
@@ -169,7 +170,7 @@ def test_check_says_make_student_only_for_an_unanswered_copy(course, capsys):
     out = capsys.readouterr().out
     assert "out of date:" in out and "run `make student` (it holds no answers to lose)" in out
     (course / "student" / "day09_homework.ipynb").unlink()
-    assert [s.state for s in release.check()] == ["missing"]
+    assert [s.state for s in release.statuses()] == ["missing"]
 
 
 def test_an_answered_copy_may_have_extra_cells_and_outputs(course):
@@ -182,7 +183,7 @@ def test_an_answered_copy_may_have_extra_cells_and_outputs(course):
     nb.cells.insert(1, new_code_cell("print('trying something')"))
     nb.cells[0].outputs = [nbf.v4.new_output("stream", text="hi\n")]
     nbf.write(nb, target)
-    assert [s.state for s in release.check()] == ["answered"]
+    assert [s.state for s in release.statuses()] == ["answered"]
 
 
 def test_release_leaves_an_answered_copy_of_the_current_homework_alone(course):

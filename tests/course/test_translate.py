@@ -8,11 +8,13 @@ import string
 import nbformat
 import pytest
 
-from helpers import messages, paths
-from helpers.course import edition, git, lab, terms, translate
+from helpers import messages
+from helpers.course import paths
 from helpers.course.cli import main
-from helpers.course.execute import execute, problems
-from helpers.course.markers import parse
+from helpers.course.homework.markers import parse
+from helpers.course.notebooks import edition, terms, translate
+from helpers.course.notebooks.execute import execute, problems
+from helpers.course.setup import git, lab
 
 ROOT = paths.ROOT
 SOURCES = translate.sources()
@@ -22,7 +24,7 @@ SOURCES = translate.sources()
 
 
 def test_every_translated_cell_matches_its_english():
-    found = translate.check("zh")
+    found = translate.findings("zh")
     assert found == [], "\n".join(f.line() for f in found) + (
         "\nRevise these blocks in i18n/zh/, then `python -m helpers translate --stamp FILE CELL`"
         " and `python -m helpers edition zh`."
@@ -84,13 +86,15 @@ def test_new_and_deleted_cells_are_missing_and_orphaned(small_course):
         nb.cells = [c for c in nb.cells if c.id != "day00setup-05"]
 
     _edit(small_course, add_and_delete)
-    found = {(f.state, f.key) for f in translate.check("zh")}
+    found = {(f.state, f.key) for f in translate.findings("zh")}
     assert found == {("missing", "day00-new"), ("orphan", "day00setup-05")}
 
 
 def test_a_translation_file_without_its_notebook_is_an_orphan(small_course):
     (translate.I18N / "zh" / "day99_gone.md").write_text("", encoding="utf-8")
-    assert [(f.state, f.file.name) for f in translate.check("zh")] == [("orphan", "day99_gone.md")]
+    assert [(f.state, f.file.name) for f in translate.findings("zh")] == [
+        ("orphan", "day99_gone.md")
+    ]
 
 
 def test_update_adds_todo_blocks_and_stamp_marks_them_translated(small_course):
@@ -99,12 +103,12 @@ def test_update_adds_todo_blocks_and_stamp_marks_them_translated(small_course):
     assert translate.update("zh") == [file]
     block = translate.load(small_course, "zh")["n1"]
     assert (block.hash, block.text) == ("todo", "New.")  # the English, to translate
-    assert [f.state for f in translate.check("zh")] == ["missing"]
+    assert [f.state for f in translate.findings("zh")] == ["missing"]
     assert translate.stamp(file) == []  # a todo block is only stamped when named
     text = file.read_text(encoding="utf-8").replace("\nNew.\n", "\n新的一段。\n")
     file.write_text(text, encoding="utf-8")
     assert translate.stamp(file, ["n1"]) == ["n1"]
-    assert translate.check("zh") == []
+    assert translate.findings("zh") == []
     assert translate.load(small_course, "zh")["n1"].text == "新的一段。"
 
 
@@ -264,8 +268,8 @@ def test_the_language_comes_from_course_lang_then_from_the_notebooks_folder(monk
 
 
 def test_predictions_and_checks_speak_the_course_language(monkeypatch):
-    from helpers.course.checks import CheckResult
-    from helpers.course.outcome import Check
+    from helpers.course.grading.outcome import Check
+    from helpers.course.homework.checks import CheckResult
     from helpers.show import compare_guess
 
     monkeypatch.setenv("COURSE_LANG", "zh")

@@ -5,9 +5,9 @@ import functools
 
 import pytest
 
-from helpers import paths
-from helpers.course.checks import run_statements
-from helpers.course.markers import EXERCISE_RE, TEST_RE, parse
+from helpers.course import paths
+from helpers.course.homework.checks import run_statements
+from helpers.course.homework.markers import EXERCISE_RE, TEST_RE, parse
 
 
 @functools.cache
@@ -63,10 +63,24 @@ PREP_NO_CHECK = PREP_RIGHT.replace(
 )  # untrained, it fails on a missing attribute or pandas' fillna(None): not its own error
 PREP_VAGUE = PREP_RIGHT.replace("call with is_train=True on the training rows first", "no")
 
+ONES_RIGHT = """
+def ones_on_device(rows, cols):
+    return torch.ones(rows, cols, device=get_device())
+"""
+ONES_ON_CPU = ONES_RIGHT.replace("get_device()", "'cpu'")  # right on a CPU grader, wrong on a GPU
+ONES_FIXED_ONCE = "device = get_device()\n" + ONES_RIGHT.replace("get_device()", "device")
+RIGHT = {
+    "day00.device": ONES_RIGHT,
+    "day02.predict": PREDICT_RIGHT,
+    "day04.preprocessor": PREP_RIGHT,
+}
+
 
 @pytest.mark.parametrize(
     ("homework", "exercise_id", "answer", "rejected_by"),
     [
+        ("day00_homework", "day00.device", ONES_ON_CPU, "ask get_device() inside the function"),
+        ("day00_homework", "day00.device", ONES_FIXED_ONCE, "ask get_device() inside"),
         ("day02_homework", "day02.predict", PREDICT_TRACKS_GRADIENTS, "without tracking gradients"),
         ("day04_homework", "day04.preprocessor", PREP_NO_CHECK, "must raise a RuntimeError"),
         ("day04_homework", "day04.preprocessor", PREP_VAGUE, "say how to fix it"),
@@ -77,5 +91,4 @@ def test_a_wrong_answer_is_rejected_and_the_right_one_passes(
 ):
     failed = [o for o in outcomes(homework, exercise_id, answer) if o.status != "passed"]
     assert [o.reason for o in failed if rejected_by in (o.reason or "")], failed
-    right = PREDICT_RIGHT if exercise_id == "day02.predict" else PREP_RIGHT
-    assert all(o.status == "passed" for o in outcomes(homework, exercise_id, right))
+    assert all(o.status == "passed" for o in outcomes(homework, exercise_id, RIGHT[exercise_id]))

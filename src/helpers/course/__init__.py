@@ -7,16 +7,16 @@ in their homework notebooks::
     from helpers.course import check
     check("day00.device")
 
-* :mod:`.markers`: the homework format (``# EXERCISE``, ``# TEST``, ``MANUAL`` and the regions).
-* :mod:`.release`: student versions of the masters.
-* :mod:`.checks`: the learners' self-checks.
-* :mod:`.grading`, :mod:`.judge`, :mod:`.sandbox`: grading submissions.
-* :mod:`.submit`: the copy a learner hands in.
-* :mod:`.execute`: running notebooks (tests, ``make course``).
-* :mod:`.outline`: navigation, slides and the course map.
-* :mod:`.doctor`: checking a setup.
+Grouped by job:
+
+* :mod:`.homework`: the homework format, student versions, the learners' self-checks, submitting;
+* :mod:`.grading`: grading submissions (the grader, its examiner, the sandbox and its bounds);
+* :mod:`.notebooks`: cleaning, executing and outlining notebooks, the guide, the translations;
+* :mod:`.setup`: checking a setup, cloud bootstrap, JupyterLab, git;
+* :mod:`.cli`: the command line; :mod:`.paths`: the tooling's paths;
+* :mod:`.gpu_check`: the lessons' GPU measurements.
 """
 
-from helpers.course.checks import borrowed, check
+from helpers.course.homework.checks import borrowed, check
 
 __all__ = ["borrowed", "check"]

@@ -19,7 +19,7 @@ def _error(message: str) -> int:
 
 def _shown(path: Path) -> Path:
     """A path as the course folder sees it (relative to it, when it is inside)."""
-    from helpers import paths
+    from helpers.course import paths
 
     try:
         return path.resolve().relative_to(paths.ROOT)
@@ -28,14 +28,14 @@ def _shown(path: Path) -> Path:
 
 
 def doctor(args: argparse.Namespace) -> int:
-    from helpers.course.doctor import doctor
+    from helpers.course.setup.doctor import doctor
 
     return doctor()
 
 
 def lab(args: argparse.Namespace) -> int:
     """Start JupyterLab on the course (this process becomes JupyterLab on Linux and macOS)."""
-    from helpers.course.lab import command
+    from helpers.course.setup.lab import command
 
     argv, env = command(args.extra)
     if os.name == "posix":  # become JupyterLab, so that Ctrl+C and signals reach it directly
@@ -47,7 +47,7 @@ def lab(args: argparse.Namespace) -> int:
 
 
 def git_filter(args: argparse.Namespace) -> int:
-    from helpers.course import git
+    from helpers.course.setup import git
 
     try:
         written = git.install_filter()
@@ -63,9 +63,9 @@ def git_filter(args: argparse.Namespace) -> int:
 
 
 def course(args: argparse.Namespace) -> int:
-    from helpers import paths
-    from helpers.course import edition
-    from helpers.course.execute import build_course
+    from helpers.course import paths
+    from helpers.course.notebooks import edition
+    from helpers.course.notebooks.execute import build_course
 
     missing = [str(p) for p in args.notebooks if not p.is_file()]
     if missing:
@@ -77,13 +77,13 @@ def course(args: argparse.Namespace) -> int:
 
 
 def release(args: argparse.Namespace) -> int:
-    from helpers import paths
-    from helpers.course import release
-    from helpers.course.markers import HomeworkFormatError
+    from helpers.course import paths
+    from helpers.course.homework import release
+    from helpers.course.homework.markers import HomeworkFormatError
 
     try:
         if args.check:
-            found = release.check()
+            found = release.statuses()
             for item in found:
                 if item.state != "current":
                     print(f"{item.state}: {_shown(item.path)}: {item.advice}")
@@ -114,20 +114,20 @@ def receipt(args: argparse.Namespace) -> int:
 
 
 def grade(args: argparse.Namespace) -> int:
-    from helpers import paths
-    from helpers.course import grading
+    from helpers.course import paths
+    from helpers.course.grading import grader
 
     args.out = args.out or paths.GRADES
-    limits = grading.Limits(args.cell_timeout, args.timeout, args.memory_mb)
+    limits = grader.Limits(args.cell_timeout, args.timeout, args.memory_mb)
     try:
-        results = grading.grade(
+        results = grader.grade(
             args.submissions,
             args.out,
             jobs=args.jobs,
             limits=limits,
             sandboxed=not args.no_sandbox,
         )
-    except (FileNotFoundError, ValueError, grading.SandboxUnavailable) as err:
+    except (FileNotFoundError, ValueError, grader.SandboxUnavailable) as err:
         return _error(str(err))
     print((args.out / "report.txt").read_text(encoding="utf-8"), end="")
     print(
@@ -138,13 +138,13 @@ def grade(args: argparse.Namespace) -> int:
 
 
 def submit(args: argparse.Namespace) -> int:
-    from helpers.course.submit import submit
+    from helpers.course.homework.submit import submit
 
     return submit(args.notebook, args.student, args.out, force=args.force)
 
 
 def outline(args: argparse.Namespace) -> int:
-    from helpers.course.outline import outline
+    from helpers.course.notebooks.outline import outline
 
     try:
         changed = outline(args.timings, check=args.check)
@@ -156,7 +156,7 @@ def outline(args: argparse.Namespace) -> int:
 
 
 def guide(args: argparse.Namespace) -> int:
-    from helpers.course.guide import guide
+    from helpers.course.notebooks.guide import guide
 
     try:
         changed = guide(args.executed, check=args.check)
@@ -168,7 +168,7 @@ def guide(args: argparse.Namespace) -> int:
 
 
 def translate(args: argparse.Namespace) -> int:
-    from helpers.course import translate
+    from helpers.course.notebooks import translate
 
     try:
         if args.stamp:
@@ -178,7 +178,7 @@ def translate(args: argparse.Namespace) -> int:
         if args.update:
             for path in translate.update(args.lang):
                 print(f"updated {_shown(path)}")
-        found = translate.check(args.lang)
+        found = translate.findings(args.lang)
     except (ValueError, FileNotFoundError) as err:
         return _error(str(err))
     for item in found:
@@ -192,8 +192,8 @@ def translate(args: argparse.Namespace) -> int:
 
 
 def edition(args: argparse.Namespace) -> int:
-    from helpers.course import translate
-    from helpers.course.edition import build
+    from helpers.course.notebooks import translate
+    from helpers.course.notebooks.edition import build
 
     try:
         changed, english = build(args.lang, check=args.check)
@@ -203,7 +203,7 @@ def edition(args: argparse.Namespace) -> int:
         print(f"{'out of date' if args.check else 'wrote'}: {_shown(path)}")
     if english:
         print(f"{english} Markdown cell(s) have no translation yet and stay in English.")
-    stale = [f for f in translate.check(args.lang) if f.state == "stale"]
+    stale = [f for f in translate.findings(args.lang) if f.state == "stale"]
     if stale:
         print(f"{len(stale)} cell(s) translate older English: `python -m helpers translate`.")
     if not changed:
@@ -212,41 +212,28 @@ def edition(args: argparse.Namespace) -> int:
 
 
 def bootstrap(args: argparse.Namespace) -> int:
-    from helpers.course.bootstrap import bootstrap
+    from helpers.course.setup.bootstrap import bootstrap
 
     return bootstrap()
 
 
-def parser() -> argparse.ArgumentParser:
-    description = "The course's command line. Run a command with --help for its options."
-    main = argparse.ArgumentParser(prog="python -m helpers", description=description)
-    commands = main.add_subparsers(dest="command", required=True, metavar="command")
-
-    def command(func, text: str) -> argparse.ArgumentParser:
-        name = func.__name__.replace("_", "-")
-        sub = commands.add_parser(name, help=text, description=text)
-        sub.set_defaults(func=func)
-        return sub
-
+def _setup_commands(command) -> None:
     command(doctor, "check this setup and say how to fix what is off (make doctor)")
     command(lab, "open JupyterLab on the course, at day 0 (make lab); more options: jupyter lab's")
     command(git_filter, "keep notebook outputs out of git commits in this clone (make install)")
+    command(bootstrap, "install the course next to a cloud notebook's PyTorch (README: first cell)")
 
-    sub = command(
-        course, "execute every notebook into build/course/ with HTML copies (make course)"
-    )
-    sub.add_argument("--fast", action="store_true", help="use fast mode (small sizes)")
-    sub.add_argument("--out", type=Path, default=None, help="output folder (build/course)")
-    sub.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks")
 
+def _homework_commands(command) -> None:
     sub = command(release, "write the student versions of the homework masters (make student)")
     sub.add_argument("--check", action="store_true", help="only report out-of-date copies")
     sub.add_argument("--force", action="store_true", help="overwrite answered copies (backup)")
 
-    sub = command(gpu_check, "measure the lessons on an NVIDIA GPU (the course's GPU reference)")
-    sub.add_argument("--out", type=Path, required=True, help="folder for gpu_reference.json")
-    sub.add_argument("--notebooks", action="store_true", help="also run every lesson (fast mode)")
-    sub.add_argument("--fast", action="store_true", help="small sizes, to try the command")
+    sub = command(submit, "check your homework and write the copy to hand in")
+    sub.add_argument("notebook", type=Path, help="your homework notebook")
+    sub.add_argument("--student", required=True, help="your name or id: letters, digits, _ . -")
+    sub.add_argument("--out", type=Path, default=Path("submissions"), help="where to write it")
+    sub.add_argument("--force", action="store_true", help="replace an earlier copy there")
 
     sub = command(receipt, "measure this device (GPU or CPU) into one JSON file, a receipt")
     sub.add_argument("--out", type=Path, required=True, help="the receipt's file (JSON)")
@@ -266,13 +253,19 @@ def parser() -> argparse.ArgumentParser:
         help="grade without an OS sandbox (answer code runs with your rights; the report says so)",
     )
 
-    sub = command(submit, "check your homework and write the copy to hand in")
-    sub.add_argument("notebook", type=Path, help="your homework notebook")
-    sub.add_argument("--student", required=True, help="your name or id: letters, digits, _ . -")
-    sub.add_argument("--out", type=Path, default=Path("submissions"), help="where to write it")
-    sub.add_argument("--force", action="store_true", help="replace an earlier copy there")
 
-    command(bootstrap, "install the course next to a cloud notebook's PyTorch (README: first cell)")
+def _run_commands(command) -> None:
+    sub = command(
+        course, "execute every notebook into build/course/ with HTML copies (make course)"
+    )
+    sub.add_argument("--fast", action="store_true", help="use fast mode (small sizes)")
+    sub.add_argument("--out", type=Path, default=None, help="output folder (build/course)")
+    sub.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks")
+
+    sub = command(gpu_check, "measure the lessons on an NVIDIA GPU (the course's GPU reference)")
+    sub.add_argument("--out", type=Path, required=True, help="folder for gpu_reference.json")
+    sub.add_argument("--notebooks", action="store_true", help="also run every lesson (fast mode)")
+    sub.add_argument("--fast", action="store_true", help="small sizes, to try the command")
 
     sub = command(outline, "update lessons' navigation, slides, run times and the course map")
     sub.add_argument("--timings", type=Path, help="take run times from build/course/timings.json")
@@ -284,6 +277,8 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--executed", type=Path, help="folder of executed lessons (build/course)")
     sub.add_argument("--check", action="store_true", help="only say whether it is out of date")
 
+
+def _translation_commands(command) -> None:
     sub = command(translate, "list translated cells that are stale, missing or orphaned")
     sub.add_argument("--check", action="store_true", help="only list them (the default)")
     sub.add_argument("--lang", default="zh", help="the language (zh)")
@@ -294,6 +289,22 @@ def parser() -> argparse.ArgumentParser:
     sub = command(edition, "write a translated edition of the course (notebooks/<lang>/, README)")
     sub.add_argument("lang", help="the language: zh")
     sub.add_argument("--check", action="store_true", help="only say what is out of date")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: one sub-command per function above, grouped by job."""
+    description = "The course's command line. Run a command with --help for its options."
+    main = argparse.ArgumentParser(prog="python -m helpers", description=description)
+    commands = main.add_subparsers(dest="command", required=True, metavar="command")
+
+    def command(func, text: str) -> argparse.ArgumentParser:
+        name = func.__name__.replace("_", "-")
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.set_defaults(func=func)
+        return sub
+
+    for group in (_setup_commands, _homework_commands, _run_commands, _translation_commands):
+        group(command)
     return main
 
 

@@ -12,7 +12,7 @@ MESSAGES = {
     "guess.low": "You guessed {guess}; the run measured {measured}: too low.",
     "guess.high_by": "You guessed {guess}; the run measured {measured}: {ratio:.0f}x too high.",
     "guess.low_by": "You guessed {guess}; the run measured {measured}: {ratio:.0f}x too low.",
-    # helpers.course.checks: check("<exercise id>") in a homework notebook
+    # helpers.course.homework.checks: check("<exercise id>") in a homework notebook
     "check.head": "{exercise}: {passed} of {total} checks passed",
     "check.well_done": " - well done!",
     "check.mark.passed": "PASS",

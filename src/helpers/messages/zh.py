@@ -12,7 +12,7 @@ MESSAGES = {
     "guess.low": "你猜的是 {guess}，运行测得 {measured}：偏低。",
     "guess.high_by": "你猜的是 {guess}，运行测得 {measured}：偏高，约为实测值的 {ratio:.0f} 倍。",
     "guess.low_by": "你猜的是 {guess}，运行测得 {measured}：偏低，约为实测值的 1/{ratio:.0f}。",
-    # helpers.course.checks
+    # helpers.course.homework.checks
     "check.head": "{exercise}：{total} 项检查通过了 {passed} 项",
     "check.well_done": "，做得好！",
     "check.mark.passed": "通过",

@@ -3,7 +3,7 @@
 For every lesson and every homework student version it writes ``notebooks/<lang>/`` (homework
 under ``notebooks/<lang>/homework/``): the same cells with the same ids, tags and metadata, the
 code cells exactly as in English, and each Markdown cell's text from its translation
-(:mod:`helpers.course.translate`). Links written as the English notebook sees them are pointed at
+(:mod:`.translate`). Links written as the English notebook sees them are pointed at
 the translated notebook where there is one (and at the English file otherwise). It also writes
 ``README.<locale>.md``: the README's translated sections and a course map of the translated lessons.
 
@@ -12,15 +12,15 @@ Nothing here is edited by hand: a test checks that the committed edition is what
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 from pathlib import Path
 
 import nbformat
 
-from helpers import paths
-from helpers.course import translate
+from helpers.course import paths
+from helpers.course.notebooks import translate
+from helpers.course.notebooks.clean import clean
 
 LOCALES = {"zh": "zh-CN"}
 """The languages with an edition, and the locale their README is named after."""
@@ -110,12 +110,10 @@ def readme_anchors(lang: str) -> dict[str, str]:
 def notebook(source: Path, lang: str) -> tuple[nbformat.NotebookNode, int]:
     """The translated notebook of ``source`` and how many Markdown cells are still in English."""
     nb = nbformat.read(source, as_version=4)
-    out = copy.deepcopy(nb)
+    out = clean(nb)  # a working copy may hold a run's outputs
     blocks, anchors = translate.load(source, lang), readme_anchors(lang)
     english = 0
     for cell in out.cells:
-        if cell.cell_type == "code":  # a working copy may hold a run's outputs
-            cell.outputs, cell.execution_count = [], None
         if cell.cell_type != "markdown" or translate.NOT_TRANSLATED.match(cell.source):
             continue
         block = blocks.get(cell.id)

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import csv
 import platform
+import shlex
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from helpers import paths
-from helpers.course.markers import Homework
+from helpers.course import paths
+from helpers.course.grading import sandbox
+from helpers.course.homework.markers import Homework
 
 if TYPE_CHECKING:
-    from helpers.course.grading import Limits, Result
+    from helpers.course.grading.grader import Control
+    from helpers.course.grading.submission import Limits, Result
 
 NO_SANDBOX = (
     "Graded WITHOUT an OS sandbox (--no-sandbox): answer code ran with the grader's own rights."
@@ -203,3 +206,93 @@ def header(sandbox_line: str, limits: Limits, bounds_line: str) -> str:
         f"{limits.memory_mb} MB per process\n"
         f"bounds per sandbox: {bounds_line}\n"
     )
+
+
+GRADE_COLUMNS = ["student", "homework", "exercise", "points", "max_points", "status", "reason"]
+
+
+MANUAL_COLUMNS = [
+    "student",
+    "homework",
+    "question",
+    "max_points",
+    "answer",
+    "points",
+    "comment",
+    "rubric",
+]
+
+
+def _fix(control: Control) -> str:
+    """The likely fix for a control that did not earn full marks."""
+    statuses = {o.status for o in control.result.outcomes}
+    logs = " ".join(o.log for o in control.result.outcomes)
+    if "timeout" in statuses:
+        return "the master ran past its time limits: raise --cell-timeout / --timeout"
+    if "memory" in statuses:
+        return "the master ran out of memory: raise --memory-mb"
+    if "crashed" in statuses and ("execvp" in logs or "No such file" in logs):
+        return (
+            "the runner could not start inside the sandbox: the Python environment "
+            f"({sandbox.python()}) must be reachable there; run `python -m helpers doctor`"
+        )
+    return (
+        "run `python -m helpers doctor`; if the master passes graded with --no-sandbox on a "
+        "machine you trust, the sandbox's set-up is at fault, otherwise the master's tests are"
+    )
+
+
+def _control_report(control: Control) -> list[str]:
+    """``report.txt``'s lines on a failed control."""
+    result = control.result
+    lines = [
+        f"CONTROL FAILED for {result.submission.homework}: the master's own solutions did not "
+        "earn full marks, so nobody was graded for it:"
+    ]
+    for outcome in result.outcomes:
+        if outcome.status not in ("passed", "manual"):
+            lines.append(f"    {outcome.exercise}: {outcome.status}: {shown(outcome.reason)}")
+    log = next((o.log for o in result.outcomes if o.log), "")
+    lines.append("  what the runner wrote last:" if log else "  the runner wrote nothing.")
+    lines += block(log)
+    lines.append(f"  sandbox command: {shown(shlex.join(sandbox.command()), 2000)}")
+    lines.append(f"  likely fix: {_fix(control)}")
+    return lines
+
+
+def write_grades(out: Path, results: list[Result], masters: dict, sandboxed: bool) -> list[str]:
+    """``grades.csv``, ``manual.csv`` (typed points merged) and the feedback files; returns the
+    problems found in ``manual.csv``."""
+    (out / "feedback").mkdir(parents=True, exist_ok=True)
+    tops = {(h, pid): pts for h, m in masters.items() for pid, pts in maxima(m).items()}
+    manual, manual_problems = merge_manual(
+        [row for r in results for row in r.manual], out / "manual.csv", tops
+    )
+    graded = {(m["student"], m["homework"], m["question"]): m["points"] for m in manual}
+    grade_rows = [row for r in results for row in rows(r, masters[r.submission.homework], graded)]
+    write_csv(out / "grades.csv", grade_rows, GRADE_COLUMNS)
+    write_csv(out / "manual.csv", manual, MANUAL_COLUMNS)
+    for r in results:
+        if not r.blocked:
+            name = f"{r.submission.student}_{r.submission.homework}.md"
+            text = feedback(r, masters[r.submission.homework], sandboxed=sandboxed)
+            (out / "feedback" / name).write_text(text, encoding="utf-8")
+    return manual_problems
+
+
+def report_lines(results: list[Result], controls: dict, submissions: Path, problems: list[str]):
+    """``report.txt``'s lines after its header: controls, the count graded, every problem."""
+    lines = [
+        f"control: {h}: the master's solutions {'earned full marks' if c.passed else 'FAILED'} "
+        f"in {c.seconds:.1f} s"
+        for h, c in controls.items()
+    ]
+    for homework in sorted(h for h, c in controls.items() if not c.passed):
+        lines += _control_report(controls[homework])
+    lines.append(f"{len(results) - sum(r.blocked for r in results)} submission(s) graded.")
+    for r in results:
+        where = str(r.submission.path.relative_to(submissions))
+        if r.problem and not r.blocked:
+            problems.append(f"{where}: {shown(r.problem)}")
+        problems += crashes(r, where)
+    return lines + [f"- {p}" for p in problems]

@@ -210,6 +210,37 @@ class Planner:
         captures.append(f"list({text})" if isinstance(node, ast.GeneratorExp) else text)
         return ast.Name(CAPTURE.format(len(captures) - 1), ast.Load())
 
+    def _rewrite_identity(self, node: ast.Compare, captures: list[str]) -> ast.expr:
+        """``x is True``, ``x is None``: the value comes here and the grader asks ``is`` (plain
+        data keeps True, False and None themselves). ``a is b`` between two answer values: their
+        ids come here, never the expression with a literal in it."""
+        left, right = node.left, node.comparators[0]
+        if isinstance(left, ast.Constant) or isinstance(right, ast.Constant):
+            node.left = self._rewrite(left, captures)
+            node.comparators = [self._rewrite(right, captures)]
+        elif all(_names(side) & self.tainted for side in (left, right)):
+            ids = [ast.Call(ast.Name("id", ast.Load()), [side], []) for side in (left, right)]
+            node.left, node.comparators = (
+                self._capture(ids[0], captures),
+                [self._capture(ids[1], captures)],
+            )
+            node.ops = [ast.Eq() if isinstance(node.ops[0], ast.Is) else ast.NotEq()]
+        else:
+            return self._capture(node, captures)
+        return node
+
+    def _rewrite_comprehension(self, node: ast.expr, captures: list[str]) -> ast.expr:
+        """Only the first iterable is evaluated outside the comprehension: when it alone involves
+        answers, bring its value here and loop over it on the grader's side."""
+        first, *others = node.generators
+        loop = {n for g in node.generators for n in _names(g.target)}
+        parts = [getattr(node, f) for f in ("elt", "key", "value") if hasattr(node, f)]
+        parts += [c for g in node.generators for c in g.ifs] + [g.iter for g in others]
+        if any((_names(p) - loop) & self.tainted for p in parts):
+            return self._capture(node, captures)
+        first.iter = self._rewrite(first.iter, captures)
+        return node
+
     def _rewrite(self, node: ast.expr, captures: list[str]) -> ast.expr:
         """Replace the smallest parts of ``node`` that involve answers by captured names; keep
         comparisons and calls of the course's own functions on the grader's side."""
@@ -227,22 +258,7 @@ class Planner:
         ):
             node.left, node.comparators = again(node.left), [again(c) for c in node.comparators]
         elif isinstance(node, ast.Compare) and len(node.ops) == 1:
-            # `x is True`, `x is None`: the value comes here and the grader asks `is` (plain
-            # data keeps True, False and None themselves). `a is b` between two answer values:
-            # their ids come here, never the expression with a literal in it.
-            left, right = node.left, node.comparators[0]
-            constant = [isinstance(side, ast.Constant) for side in (left, right)]
-            if any(constant):
-                node.left, node.comparators = again(left), [again(right)]
-            elif all(_names(side) & self.tainted for side in (left, right)):
-                ids = [ast.Call(ast.Name("id", ast.Load()), [side], []) for side in (left, right)]
-                node.left, node.comparators = (
-                    self._capture(ids[0], captures),
-                    [self._capture(ids[1], captures)],
-                )
-                node.ops = [ast.Eq() if isinstance(node.ops[0], ast.Is) else ast.NotEq()]
-            else:
-                return self._capture(node, captures)
+            return self._rewrite_identity(node, captures)
         elif isinstance(node, ast.Call) and not _names(node.func) & self.tainted:
             node.args = [
                 ast.Starred(again(a.value), ast.Load()) if isinstance(a, ast.Starred) else again(a)
@@ -253,15 +269,7 @@ class Planner:
         elif isinstance(node, ast.List | ast.Tuple | ast.Set):
             node.elts = [again(e) for e in node.elts]
         elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
-            # Only the first iterable is evaluated outside the comprehension: when it alone involves
-            # answers, bring its value here and loop over it on the grader's side.
-            first, *others = node.generators
-            loop = {n for g in node.generators for n in _names(g.target)}
-            parts = [getattr(node, f) for f in ("elt", "key", "value") if hasattr(node, f)]
-            parts += [c for g in node.generators for c in g.ifs] + [g.iter for g in others]
-            if any((_names(p) - loop) & self.tainted for p in parts):
-                return self._capture(node, captures)
-            first.iter = again(first.iter)
+            return self._rewrite_comprehension(node, captures)
         elif isinstance(node, ast.Dict):
             node.keys = [None if k is None else again(k) for k in node.keys]
             node.values = [again(v) for v in node.values]

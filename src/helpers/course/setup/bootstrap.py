@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from helpers import paths
+from helpers.course import paths
 
 DEFAULT_INDEX = "https://pypi.org/simple"
 MIRROR = "https://pypi.tuna.tsinghua.edu.cn/simple"

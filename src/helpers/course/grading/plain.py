@@ -263,6 +263,14 @@ def _decode(data, budget: _Budget, depth: int):
     if type(data) is not dict or len(data) != 1:
         raise ValueError(f"not plain data: {type(data).__name__}")
     ((tag, body),) = data.items()
+    if tag in ("pandas_index", "series", "dataframe"):
+        return _decode_pandas(tag, body, budget, depth)
+    return _decode_tagged(tag, body, budget, depth)
+
+
+def _decode_tagged(tag: str, body, budget: _Budget, depth: int):
+    """One tagged value (``{"tuple": [...]}``, ``{"tensor": {...}}``...), pandas' aside."""
+    again = lambda value: _decode(value, budget, depth + 1)  # noqa: E731
     if tag == "float":
         return float({"nan": "nan", "inf": "inf", "-inf": "-inf"}[body])
     if tag == "tuple":
@@ -286,19 +294,22 @@ def _decode(data, budget: _Budget, depth: int):
         return torch.device(str(body))
     if tag == "torch_dtype":
         return TENSOR_DTYPES[body]
-    if tag in ("pandas_index", "series", "dataframe"):
-        import pandas as pd
+    raise ValueError(f"unknown plain-data tag {tag!r}")
+
+
+def _decode_pandas(tag: str, body, budget: _Budget, depth: int):
+    """A pandas index, series or data frame, rebuilt from its columns."""
+    import pandas as pd
+
     if tag == "pandas_index":
         return pd.Index(_decode_column(body, budget, depth))
     if tag == "series":
         index = _decode_column(body["index"], budget, depth)
         values = _decode_column(body["data"], budget, depth)
-        return pd.Series(values, index=index, name=again(body["name"]))
-    if tag == "dataframe":
-        columns = [again(c) for c in _items(body["columns"])]
-        arrays = [_decode_column(d, budget, depth) for d in _items(body["data"])]
-        index = _decode_column(body["index"], budget, depth)
-        frame = pd.DataFrame(dict(enumerate(arrays)), index=index)
-        frame.columns = columns
-        return frame
-    raise ValueError(f"unknown plain-data tag {tag!r}")
+        return pd.Series(values, index=index, name=_decode(body["name"], budget, depth + 1))
+    columns = [_decode(c, budget, depth + 1) for c in _items(body["columns"])]
+    arrays = [_decode_column(d, budget, depth) for d in _items(body["data"])]
+    index = _decode_column(body["index"], budget, depth)
+    frame = pd.DataFrame(dict(enumerate(arrays)), index=index)
+    frame.columns = columns
+    return frame

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import nbformat
 
-from helpers import paths
+from helpers.course import paths
 
 START, END = "<!-- day-plans:start -->", "<!-- day-plans:end -->"
 LESSON_MINUTES, OPENING, CLOSING = 90, 5, 10

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from helpers.course import translate
+from helpers.course.notebooks import translate
 
 
 @dataclass(frozen=True)

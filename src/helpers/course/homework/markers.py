@@ -9,8 +9,8 @@ The format (see CONVENTIONS.md) uses nbgrader's markers, so an instructor can mo
 * a free-text answer is a Markdown cell starting with ``MANUAL <id> (<points> points)``, its model
   answer between ``### BEGIN SOLUTION`` / ``### END SOLUTION``.
 
-Student versions are made by :mod:`helpers.course.release`; learners' self-checks are run by
-:mod:`helpers.course.checks`; grading by :mod:`helpers.course.grading`.
+Student versions are made by :mod:`.release`; learners' self-checks are run by :mod:`.checks`;
+grading by :mod:`helpers.course.grading`.
 """
 
 from __future__ import annotations
@@ -33,11 +33,6 @@ BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PLACEHOLDER = 'raise NotImplementedError("write your answer here")'
 MANUAL_PLACEHOLDER = "*Write your answer here, in place of this line.*"
-
-CELL_METADATA = {"tags", "slideshow", "nbgrader"}
-NOTEBOOK_METADATA = {"kernelspec", "language_info", "course"}
-LANGUAGE_INFO = ("name", "pygments_lexer")
-"""What the course keeps of ``language_info`` (a run adds the Python version and more)."""
 
 
 class HomeworkFormatError(ValueError):
@@ -116,41 +111,47 @@ def parse(notebook: nbformat.NotebookNode | str | Path) -> Homework:
     homework = Homework(path, notebook)
     name = path.name if path else "notebook"
     for index, cell in enumerate(notebook.cells):
-        where = f"{name}, cell {index + 1}"
-        lines = cell.source.splitlines()
-        first = lines[0].strip() if lines else ""
-        for number, line in enumerate(lines[1:], start=2):
-            if MARKER_RE.match(line) and (
-                EXERCISE_RE.match(line) or TEST_RE.match(line) or MANUAL_RE.match(line)
-            ):
-                raise HomeworkFormatError(
-                    f"{where}: the marker {line.strip()!r} is on line {number}; it must be the "
-                    "first line of its own cell."
-                )
-        if cell.cell_type == "code":
-            if match := EXERCISE_RE.match(first):
-                _add(homework.exercises, Part("exercise", match["id"], index), where)
-            elif match := TEST_RE.match(first):
-                part = Part("test", match["id"], index, float(match["points"]))
-                _add(homework.tests, part, where)
-            elif first.startswith(("# EXERCISE", "# TEST")):
-                raise HomeworkFormatError(
-                    f"{where}: {first!r} is not a valid marker; write '# EXERCISE day00.name' or "
-                    "'# TEST day00.name (2 points)' (ids: dayNN.lowercase_name)."
-                )
-            regions(lines, BEGIN_SOLUTION, END_SOLUTION, where)
-            regions(lines, BEGIN_HIDDEN, END_HIDDEN, where)
-        elif cell.cell_type == "markdown":
-            if match := MANUAL_RE.match(first):
-                part = Part("manual", match["id"], index, float(match["points"]))
-                _add(homework.manual, part, where)
-            elif first.startswith("MANUAL"):
-                raise HomeworkFormatError(
-                    f"{where}: {first!r} is not a valid marker; "
-                    "write 'MANUAL day00.name (1 point)'."
-                )
-            regions(lines, BEGIN_SOLUTION, END_SOLUTION, where)
+        _read_cell(homework, cell, index, f"{name}, cell {index + 1}")
+    _check_pairs(homework, name)
+    return homework
 
+
+def _read_cell(homework: Homework, cell, index: int, where: str) -> None:
+    """Add one cell's marker (if any) to ``homework``, checking the cell's markers and regions."""
+    lines = cell.source.splitlines()
+    first = lines[0].strip() if lines else ""
+    for number, line in enumerate(lines[1:], start=2):
+        if MARKER_RE.match(line) and (
+            EXERCISE_RE.match(line) or TEST_RE.match(line) or MANUAL_RE.match(line)
+        ):
+            raise HomeworkFormatError(
+                f"{where}: the marker {line.strip()!r} is on line {number}; it must be the "
+                "first line of its own cell."
+            )
+    if cell.cell_type == "code":
+        if match := EXERCISE_RE.match(first):
+            _add(homework.exercises, Part("exercise", match["id"], index), where)
+        elif match := TEST_RE.match(first):
+            _add(homework.tests, Part("test", match["id"], index, float(match["points"])), where)
+        elif first.startswith(("# EXERCISE", "# TEST")):
+            raise HomeworkFormatError(
+                f"{where}: {first!r} is not a valid marker; write '# EXERCISE day00.name' or "
+                "'# TEST day00.name (2 points)' (ids: dayNN.lowercase_name)."
+            )
+        regions(lines, BEGIN_SOLUTION, END_SOLUTION, where)
+        regions(lines, BEGIN_HIDDEN, END_HIDDEN, where)
+    elif cell.cell_type == "markdown":
+        if match := MANUAL_RE.match(first):
+            _add(homework.manual, Part("manual", match["id"], index, float(match["points"])), where)
+        elif first.startswith("MANUAL"):
+            raise HomeworkFormatError(
+                f"{where}: {first!r} is not a valid marker; write 'MANUAL day00.name (1 point)'."
+            )
+        regions(lines, BEGIN_SOLUTION, END_SOLUTION, where)
+
+
+def _check_pairs(homework: Homework, name: str) -> None:
+    """Every exercise has a test after it, every test an exercise, and no id is used twice."""
     for exercise_id, part in homework.exercises.items():
         if exercise_id in homework.manual:
             raise HomeworkFormatError(
@@ -174,7 +175,6 @@ def parse(notebook: nbformat.NotebookNode | str | Path) -> Homework:
                 f"{name}, cell {part.cell + 1}: the test for {test_id!r} comes before its exercise "
                 f"(cell {homework.exercises[test_id].cell + 1}); put it after."
             )
-    return homework
 
 
 def answer_cells(notebook: nbformat.NotebookNode) -> tuple[dict[str, int], dict[str, int]]:

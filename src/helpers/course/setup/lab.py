@@ -29,7 +29,7 @@ import os
 import sys
 from pathlib import Path
 
-from helpers import paths
+from helpers.course import paths
 
 DEFAULT_SETTINGS = {
     # names only: with the "last modified" column, lesson names are cut off at the default width

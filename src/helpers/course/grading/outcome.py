@@ -1,4 +1,4 @@
-"""What grading found, as data shared by the grader and the process that judges answers.
+"""What grading found, as data shared by the grader and the process that examines answers.
 
 :class:`Check` is one statement of a test cell and how it went; :class:`Outcome` is one exercise:
 its status, the reason, and its checks. Both travel as JSON between processes.

@@ -1,17 +1,18 @@
-"""The grader's judge: decides one submission's outcomes without ever running its code.
+"""The grader's examiner: decides one submission's outcomes without ever running its code.
 
 The grader starts :func:`run_job` in a fresh process once per submission (``python -m
-helpers.course.judge FOLDER`` does the same by hand). It walks the master notebook cell by cell:
+helpers.course.grading.examiner FOLDER`` does the same by hand). It walks the master notebook cell
+by cell:
 
-* set-up cells run here *and* in the runner (:mod:`helpers.course.sandbox`);
+* set-up cells run here *and* in the runner (:mod:`.runner`);
 * answer cells (the submission's) run only in the runner, each with the per-cell time limit;
-* test cells are split by :mod:`helpers.course.probes`: statements that involve answers run in the
+* test cells are split by :mod:`.probes`: statements that involve answers run in the
   runner, the rest here, and in the runner too when a later statement there needs what they bind
   (with this process's random-number state, so both draw the same numbers); every ``assert`` is
   decided here on plain data sent back, and its message is evaluated here.
 
 This process never imports, unpickles or calls anything the submission defined: what crosses from
-the runner is decoded by :mod:`helpers.course.plain`. Limits are enforced from here: a command that
+the runner is decoded by :mod:`.plain`. Limits are enforced from here: a command that
 does not reply in time gets its runner killed (with every process it started) and a fresh runner
 replays what came before, so that one exercise's timeout or crash stays in its own row.
 """
@@ -28,10 +29,10 @@ from pathlib import Path
 
 import torch
 
-from helpers.course import bounds
-from helpers.course.markers import hidden_lines
-from helpers.course.outcome import Check, Outcome
-from helpers.course.sandbox import Runner, SandboxDied, rng_state, seed_everything
+from helpers.course.grading import bounds
+from helpers.course.grading.outcome import Check, Outcome
+from helpers.course.grading.runner import Runner, SandboxDied, rng_state, seed_everything
+from helpers.course.homework.markers import hidden_lines
 
 SEED = 0
 MAX_RESTARTS = 4
@@ -63,7 +64,7 @@ class CourseError(Exception):
 
 
 def start_runner(job: dict) -> Runner:
-    """A fresh runner for ``job``, in its own bounds (see :mod:`helpers.course.bounds`)."""
+    """A fresh runner for ``job``, in its own bounds (see :mod:`helpers.course.grading.bounds`)."""
     memory_mb = job["limits"]["memory_mb"]
     bound = bounds.make(memory_mb) if job["sandbox"] else None
     interpreter = job.get("python")  # the grader's choice (see sandbox.python)
@@ -77,7 +78,7 @@ def died(exercise: str, error: SandboxDied, checks=(), reason: str = "") -> Outc
     return Outcome(exercise, error.status, reason or error.reason, list(checks), error.log)
 
 
-class Judge:
+class Examiner:
     def __init__(self, job: dict, runner: Runner | None = None) -> None:
         self.job = job
         self.cells: list[dict] = job["cells"]
@@ -214,7 +215,7 @@ class Judge:
             return
         seed_everything(SEED)
         self._quietly(self.ask, {"op": "seed", "seed": SEED}, 30)
-        from helpers.course.probes import Planner, split_statements
+        from helpers.course.grading.probes import Planner, split_statements
 
         hidden = hidden_lines(source)
         planner = Planner(self.answer_names())
@@ -246,7 +247,7 @@ class Judge:
         self.outcomes[exercise] = Outcome.from_checks(exercise, checks)
 
     def answer_names(self) -> set[str]:
-        from helpers.course.probes import bound_names
+        from helpers.course.grading.probes import bound_names
 
         names: set[str] = set()
         sources = [cell["source"] for cell in self.cells if cell["kind"] == "exercise"]
@@ -258,7 +259,7 @@ class Judge:
         return names
 
     def _statement(self, step, exercise: str, stop: float, secret: bool) -> Check | None:
-        from helpers.course.probes import effects, names
+        from helpers.course.grading.probes import effects, names
 
         left = max(stop - time.monotonic(), 0.01)
         node = ast.parse(step.source).body[0]
@@ -316,8 +317,8 @@ class Judge:
         return failed
 
     def _assert(self, step, exercise: str, left: float, secret: bool) -> Check:
-        from helpers.course.plain import decode
-        from helpers.course.probes import CAPTURE
+        from helpers.course.grading.plain import decode
+        from helpers.course.grading.probes import CAPTURE
 
         values: dict = {}
         if step.captures:
@@ -346,22 +347,22 @@ class Judge:
         return Check(step.text, "failed", reason[:500], hidden=secret)
 
 
-JUDGE_ENV = {"COURSE_FAST": "1", "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
+EXAMINER_ENV = {"COURSE_FAST": "1", "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
 
 
 def run_job(folder: str) -> None:
-    """Judge ``folder/job.json`` into ``folder/result.json`` (or the reason into ``error.txt``).
+    """Examine ``folder/job.json`` into ``folder/result.json`` (or the reason into ``error.txt``).
 
     The grader runs it in a fresh process forked from a server that has already imported PyTorch,
-    so each submission's judge starts at once and shares nothing with the others.
+    so each submission's examiner starts at once and shares nothing with the others.
     """
     os.chdir(folder)
-    os.environ.update(JUDGE_ENV)
+    os.environ.update(EXAMINER_ENV)
     torch.set_num_threads(1)
     try:
         job = json.loads(Path("job.json").read_text(encoding="utf-8"))
-        runner = start_runner(job)  # Python starts there while the judge reads the master
-        outcomes = Judge(job, runner).run()
+        runner = start_runner(job)  # Python starts there while the examiner reads the master
+        outcomes = Examiner(job, runner).run()
         Path("result.json").write_text(json.dumps([o.to_dict() for o in outcomes]), "utf-8")
     except Exception as err:  # noqa: BLE001 - reported to the grader, which reports it
         Path("error.txt").write_text(f"{type(err).__name__}: {err}"[:500], encoding="utf-8")

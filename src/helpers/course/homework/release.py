@@ -9,29 +9,26 @@ gives the same file, and a student notebook that holds someone's work is never o
 
 from __future__ import annotations
 
-import copy
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from helpers import paths
-from helpers.course.markers import (
+from helpers.course import paths
+from helpers.course.homework.markers import (
     BEGIN_HIDDEN,
     BEGIN_SOLUTION,
-    CELL_METADATA,
     END_HIDDEN,
     END_SOLUTION,
-    LANGUAGE_INFO,
     MANUAL_PLACEHOLDER,
-    NOTEBOOK_METADATA,
     PLACEHOLDER,
     Homework,
     parse,
     regions,
     replace_regions,
 )
+from helpers.course.notebooks.clean import clean
 
 if TYPE_CHECKING:
     import nbformat
@@ -39,21 +36,14 @@ if TYPE_CHECKING:
 
 def student_version(master: Homework) -> nbformat.NotebookNode:
     """The student version of a parsed master (a new notebook; the master is left as it is)."""
-    nb = copy.deepcopy(master.notebook)
-    nb.metadata = {k: v for k, v in nb.metadata.items() if k in NOTEBOOK_METADATA}
-    if "language_info" in nb.metadata:  # a master that was run and saved holds more
-        info = nb.metadata["language_info"]
-        nb.metadata["language_info"] = {k: info[k] for k in LANGUAGE_INFO if k in info}
+    nb = clean(master.notebook)  # a master that was run and saved holds outputs and more
     for cell in nb.cells:
-        cell.metadata = {k: v for k, v in cell.metadata.items() if k in CELL_METADATA}
         lines = cell.source.splitlines()
         solutions = regions(lines, BEGIN_SOLUTION, END_SOLUTION, "cell")
         if cell.cell_type == "code":
             lines = replace_regions(lines, solutions, lambda indent: [indent + PLACEHOLDER])
             hidden = regions(lines, BEGIN_HIDDEN, END_HIDDEN, "cell")
             lines = replace_regions(lines, hidden, lambda indent: [])
-            cell.outputs = []
-            cell.execution_count = None
         else:
             lines = replace_regions(lines, solutions, lambda indent: [MANUAL_PLACEHOLDER])
             cell.pop("attachments", None)
@@ -114,7 +104,7 @@ class Status:
 
 
 def _answer_cells(nb) -> set[int]:
-    from helpers.course.markers import answer_cells
+    from helpers.course.homework.markers import answer_cells
 
     exercises, manual = answer_cells(nb)
     return {*exercises.values(), *manual.values()}
@@ -166,7 +156,7 @@ def status(master_path: Path) -> Status:
     )
 
 
-def check(masters: list[Path] | None = None) -> list[Status]:
+def statuses(masters: list[Path] | None = None) -> list[Status]:
     """:func:`status` of every master's student version."""
     masters = masters if masters is not None else paths.masters()
     return [status(m) for m in masters]

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import nbformat
 
-from helpers import paths
+from helpers.course import paths
 
 I18N = paths.I18N
 HEADER_RE = re.compile(r"^<!-- cell (?P<key>[\w.-]+) en=(?P<hash>[0-9a-f]{12}|todo) -->$")
@@ -181,7 +181,7 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def check_one(source: Path, lang: str) -> list[Finding]:
+def findings_in(source: Path, lang: str) -> list[Finding]:
     """What is stale, missing or orphaned in the translation of one English file."""
     file = translation_file(source, lang)
     english, blocks = units(source), load(source, lang)
@@ -198,11 +198,11 @@ def check_one(source: Path, lang: str) -> list[Finding]:
     return found
 
 
-def check(lang: str = "zh") -> list[Finding]:
+def findings(lang: str = "zh") -> list[Finding]:
     """Every stale, missing or orphaned block of ``lang``, across the notebooks and README.md."""
     found = []
     for source in [*sources(), paths.README]:
-        found += check_one(source, lang)
+        found += findings_in(source, lang)
     known = {translation_file(s, lang).resolve() for s in [*sources(), paths.README]}
     for file in sorted((I18N / lang).rglob("*.md")):
         if file.resolve() not in known and file.name != TERMS:

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from helpers import paths
-from helpers.course.markers import ID, PLACEHOLDER, parse, strip_hidden
-from helpers.course.outcome import Check
+from helpers.course import paths
+from helpers.course.grading.outcome import Check
+from helpers.course.homework.markers import ID, PLACEHOLDER, parse, strip_hidden
 from helpers.messages import text
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import torch
 from packaging.requirements import Requirement
 
-from helpers import paths
 from helpers.config import TESTED_TORCH, fast_mode
+from helpers.course import paths
 from helpers.data import DataFileError, load_heart
 from helpers.device import DeviceUnavailableError, available_devices, get_device
 from helpers.hardware import card, torch_build
@@ -120,11 +120,11 @@ def _packages_and_data(errors: list[str]) -> None:
         _row("tested versions", f"{len(untested)} installed package(s) differ (see the warning)")
     else:
         _row("tested versions", "ok (every package as in requirements-lock.txt)")
-    from helpers.course import sandbox
+    from helpers.course.grading import sandbox
 
     works, detail = sandbox.available()
     _row("grading sandbox", f"ok ({detail})" if works else f"not available: {detail}")
-    from helpers.course import git
+    from helpers.course.setup import git
 
     if not git.is_checkout():
         _row("notebook filter", "not a git clone: nothing to keep out of commits")

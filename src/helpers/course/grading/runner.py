@@ -1,27 +1,13 @@
-"""The process that runs answer code, and the OS sandbox around it.
+"""The process that runs answer code (the *runner*), and the grader's handle on it.
 
-Grading starts ``python -m helpers.course.sandbox`` (the *runner*) for each submission, inside
-bubblewrap on Linux:
-
-* no network but its own loopback (127.0.0.1 works, nothing else);
-* read-only binds of exactly what answers need: the Python installation and environment, the
-  course's ``src/`` and ``data/``; nothing else of the course (no ``instructor/``, no ``.git``, no
-  output folder, no other submission, no home folder) exists inside;
-* a private writable ``/tmp``, ``/dev/shm`` and working folder (size-limited memory file
-  systems); everything else, the sandbox's own root and ``/dev`` included, is read-only, and so is
-  ``/proc/sys`` (the kernel's settings);
-* its own user namespace (answers run as uid 65534, ``nobody``, without capabilities) and PID
-  namespace: when the runner is killed, every process it started dies with it;
-* a new session, a cleared environment;
-* address-space, file-size and core-dump limits set before it starts (the kernel enforces them),
-  and the bounds of :mod:`helpers.course.bounds` on the number of processes and their total memory.
-
-The grader (:mod:`helpers.course.judge`) drives the runner one command at a time over its stdin
-and stdout: run a cell, run a statement, evaluate expressions and send back their values as plain
-data (:mod:`helpers.course.plain`). Time limits are the grader's: it stops waiting and kills the
-sandbox, whatever the answer code does. The runner's own stdout is the reply channel; everything
-answer code prints is discarded. Its error output reaches the grader, which keeps only the last
-:data:`LOG_BYTES` (what Python or bubblewrap said before the runner died).
+Grading starts ``python -m helpers.course.grading.runner`` for each submission, inside the OS
+sandbox of :mod:`.sandbox` (or, with ``--no-sandbox`` and for ``submit``, as a plain child
+process). The grader (:mod:`.examiner`) drives the runner one command at a time over its stdin
+and stdout through :class:`Runner`: run a cell, run a statement, evaluate expressions and send
+back their values as plain data (:mod:`.plain`). Time limits are the grader's: it stops waiting
+and kills the sandbox, whatever the answer code does. The runner's own stdout is the reply
+channel; everything answer code prints is discarded. Its error output reaches the grader, which
+keeps only the last :data:`LOG_BYTES` (what Python or bubblewrap said before the runner died).
 """
 
 from __future__ import annotations
@@ -33,16 +19,14 @@ import os
 import queue
 import random
 import resource
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
-from helpers import paths
+from helpers.course import paths
+from helpers.course.grading.sandbox import SCRATCH_BYTES, command, python
 
 MAX_REPLY = 64 * 2**20
 """Largest reply the grader reads (bytes); a longer one is a protocol violation."""
@@ -51,139 +35,6 @@ MAX_ITEMS = 500_000
 would take the grader gigabytes to parse."""
 LOG_BYTES = 2000
 """How much of the runner's own error output (its last lines) the grader keeps."""
-SCRATCH_BYTES = 256 * 2**20
-SANDBOX_UID = 65534
-"""The user answers run as inside the sandbox's user namespace (``nobody``)."""
-ETC_FILES = [
-    "ld.so.cache",
-    "ld.so.conf",
-    "ld.so.conf.d",
-    "localtime",
-    "passwd",
-    "group",
-    "nsswitch.conf",
-    "hosts",
-    "fonts",
-    "alternatives",
-]
-
-
-def bwrap() -> str | None:
-    """The bubblewrap executable, or ``None`` when there is none (not Linux, not installed)."""
-    return shutil.which("bwrap") if sys.platform.startswith("linux") else None
-
-
-def available() -> tuple[bool, str]:
-    """Whether the sandbox works here, and a sentence saying why not (or which bwrap)."""
-    exe = bwrap()
-    if exe is None:
-        why = "not Linux" if not sys.platform.startswith("linux") else "bubblewrap not installed"
-        return False, f"{why}: install Debian's `bubblewrap` (apt-get install bubblewrap)"
-    try:
-        probe = subprocess.run(
-            [*command(), "--", "/bin/true"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            encoding="utf-8",
-        )
-    except (OSError, subprocess.SubprocessError) as err:
-        return False, f"{exe} failed to start: {err}"
-    if probe.returncode != 0:
-        return False, f"{exe} cannot create a sandbox here: {probe.stderr.strip()[:300]}"
-    return True, exe
-
-
-def _python_folders() -> list[Path]:
-    """Folders the Python environment needs, none of which holds the masters, the repo's .git, the
-    system's temporary folder (the judges' private folders), the home folder or the folder the
-    grader was started in (where submissions and grades may lie)."""
-    wanted = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
-    wanted |= {Path(p) for p in sys.path if p and Path(p).is_dir()}
-    secret = [paths.MASTERS.resolve(), paths.GIT.resolve()]
-    secret += [Path(tempfile.gettempdir()).resolve(), Path.home().resolve(), Path.cwd().resolve()]
-    keep = []
-    for folder in sorted(f.resolve() for f in wanted):
-        if any(s == folder or s.is_relative_to(folder) for s in secret):
-            continue  # e.g. the course folder itself on sys.path: src/ is bound on its own
-        if not any(folder.is_relative_to(k) for k in keep):
-            keep.append(folder)
-    return keep
-
-
-def python() -> str:
-    """The interpreter the runner starts with: this one, by a path that exists in the sandbox.
-
-    The environment's folders are bound where they really are (symbolic links resolved), so a
-    ``.venv`` that links to a folder elsewhere is started by its real path; the file name is kept
-    (``bin/python`` of a virtual environment is itself a link to the base interpreter, and Python
-    finds the environment from the name it was started by)."""
-    exe = Path(sys.executable)
-    return str(exe.parent.resolve() / exe.name)
-
-
-def command() -> list[str]:
-    """The bubblewrap command line (without the program to run)."""
-    args = [
-        bwrap() or "bwrap",
-        "--unshare-user",
-        "--uid",
-        str(SANDBOX_UID),
-        "--gid",
-        str(SANDBOX_UID),
-        "--unshare-net",
-        "--unshare-pid",
-        "--unshare-ipc",
-        "--unshare-uts",
-        "--unshare-cgroup-try",
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
-        "--hostname",
-        "sandbox",
-        "--ro-bind",
-        "/usr",
-        "/usr",
-    ]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        target = Path("/") / name
-        if target.is_symlink():
-            args += ["--symlink", os.readlink(target), str(target)]
-        elif target.is_dir():
-            args += ["--ro-bind", str(target), str(target)]
-    for name in ETC_FILES:
-        if (Path("/etc") / name).exists():
-            args += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
-    if Path("/sys/devices/system/cpu").is_dir():  # PyTorch reads the CPU topology here
-        args += ["--ro-bind", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
-    # The private memory file systems first, then the course's folders: a course that lives under
-    # /tmp (a CI checkout) stays visible through its binds on top of the sandbox's own /tmp.
-    # /proc/sys is read-only: bubblewrap leaves it writable when its directory is not, and the
-    # runner is root outside its user namespace.
-    args += ["--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"]
-    for folder in ("/tmp", "/scratch", "/dev/shm"):
-        args += ["--size", str(SCRATCH_BYTES), "--tmpfs", folder]
-    for folder in [*_python_folders(), paths.SRC.resolve(), paths.DATA.resolve()]:
-        args += ["--ro-bind", str(folder), str(folder)]
-    # The sandbox's own root and /dev are memory file systems without a size: read-only.
-    args += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/scratch"]
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": "/scratch",
-        "TMPDIR": "/tmp",
-        "LANG": "C.UTF-8",
-        "COURSE_ROOT": str(paths.ROOT),
-        "COURSE_FAST": "1",
-        "OMP_NUM_THREADS": "1",
-        "MPLBACKEND": "Agg",
-        "PYTHONHASHSEED": "0",
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    args.append("--clearenv")
-    for key, value in env.items():
-        args += ["--setenv", key, value]
-    return args
 
 
 class SandboxDied(Exception):
@@ -220,7 +71,7 @@ class Runner:
     def __init__(
         self, *, sandboxed: bool, memory_mb: int, bound=None, interpreter: str | None = None
     ) -> None:
-        program = [interpreter or python(), "-m", "helpers.course.sandbox"]
+        program = [interpreter or python(), "-m", "helpers.course.grading.runner"]
         env = None
         self.bound = bound
         if sandboxed:
@@ -366,7 +217,7 @@ def rng_state():
     import numpy as np
     import torch
 
-    from helpers.course.plain import encode
+    from helpers.course.grading.plain import encode
 
     return encode([random.getstate(), np.random.get_state(), torch.random.get_rng_state()])
 
@@ -376,7 +227,7 @@ def set_rng_state(data) -> None:
     import numpy as np
     import torch
 
-    from helpers.course.plain import decode
+    from helpers.course.grading.plain import decode
 
     python, numpy, pytorch = decode(data)
     random.setstate(python)
@@ -447,7 +298,7 @@ class _Session:
                 exec(code, self.namespace)  # noqa: S102 - this process exists to run it
             return {"ok": True}
         if op == "capture":
-            from helpers.course.plain import encode
+            from helpers.course.grading.plain import encode
 
             values = []
             for expression in command["expressions"]:
@@ -464,7 +315,7 @@ def main() -> int:
     os.dup2(null, 1)  # what answer code prints, even from C code or a child process, is lost
     sys.stdout = sys.stderr = _Null()  # the error output (fd 2) keeps only the grader's tail
     faulthandler.enable(file=sys.__stderr__)
-    import helpers.course.plain  # noqa: F401 - NumPy, PyTorch, pandas: loaded before the first cell
+    import helpers.course.grading.plain  # noqa: F401 - NumPy, PyTorch, pandas: loaded before the first cell
 
     session = _Session()
     for line in sys.stdin:

@@ -28,8 +28,9 @@ from pathlib import Path
 
 import nbformat
 
-from helpers import paths
-from helpers.course import bootstrap
+from helpers.course import paths
+from helpers.course.notebooks.clean import clean
+from helpers.course.setup import bootstrap
 
 MAP_START, MAP_END = "<!-- course-map:start -->", "<!-- course-map:end -->"
 CELL_START, CELL_END = "<!-- first-cell:start -->", "<!-- first-cell:end -->"
@@ -188,12 +189,8 @@ def _text(nb) -> str:
 
 
 def _without_outputs(nb) -> str:
-    """A notebook's text with outputs and execution counts left out (a run changes only those)."""
-    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    return _text(nb)
+    """A notebook's text as committed (a run changes only outputs, counts and extra metadata)."""
+    return _text(clean(nb))
 
 
 def outline(timings: Path | None = None, *, check: bool = False) -> list[str]:

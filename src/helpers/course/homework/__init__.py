@@ -1,0 +1,7 @@
+"""The homework: its format, its student versions, the learners' self-checks, the copy handed in.
+
+* :mod:`.markers`: the format (``# EXERCISE``, ``# TEST``, ``MANUAL`` and the regions);
+* :mod:`.release`: student versions of the masters (``python -m helpers release``);
+* :mod:`.checks`: ``check("day00.device")`` in a homework notebook;
+* :mod:`.submit`: the copy a learner hands in (``python -m helpers submit``).
+"""
