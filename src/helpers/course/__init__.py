@@ -14,7 +14,8 @@ Grouped by job:
 * :mod:`.notebooks`: cleaning, executing and outlining notebooks, the guide, the translations;
 * :mod:`.setup`: checking a setup, cloud bootstrap, JupyterLab, git;
 * :mod:`.cli`: the command line; :mod:`.paths`: the tooling's paths;
-* :mod:`.gpu_check`: the lessons' GPU measurements.
+* :mod:`.receipt` (with :mod:`.receipt_days`): a device's measurements in one file, a receipt;
+  :mod:`.gpu_check`: that receipt on an NVIDIA GPU, the course's GPU reference.
 """
 
 from helpers.course.homework.checks import borrowed, check
