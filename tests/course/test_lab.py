@@ -11,10 +11,11 @@ import time
 import urllib.request
 
 import pytest
+from jupyter_server.utils import import_item
 
 from helpers.course import paths
 from helpers.course.paths import ROOT
-from helpers.course.setup import lab
+from helpers.course.setup import git, lab
 
 
 def free_port() -> int:
@@ -90,7 +91,8 @@ def test_lab_command_names_each_option_once_and_keeps_jupyter_s_own_settings(tmp
     assert f"--LabApp.default_url=/lab/tree/{lab.start()}" in argv
     assert lab.start() == "notebooks/day00_setup.ipynb"
     assert "--LabApp.news_url=None" in argv
-    assert "--FileContentsManager.post_save_hook=helpers.course.git.after_save" in argv
+    hook = next(a for a in argv if a.startswith("--FileContentsManager.post_save_hook="))
+    assert import_item(hook.split("=", 1)[1]) is git.after_save  # JupyterLab imports it by name
     config = env["JUPYTER_CONFIG_PATH"].split(os.pathsep)[0]
     overrides = json.loads(
         (paths.LAB_CONFIG / "labconfig" / "default_setting_overrides.json").read_text(

@@ -58,7 +58,7 @@ def summary(payload: dict) -> str:
 
 def _notebooks(out: Path) -> None:
     try:
-        from helpers.course.execute import build_course
+        from helpers.course.notebooks.execute import build_course
     except ImportError as err:
         print(f"--notebooks: Jupyter is not installed here ({err}); skipped.")
         return

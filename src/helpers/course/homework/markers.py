@@ -10,7 +10,7 @@ The format (see CONVENTIONS.md) uses nbgrader's markers, so an instructor can mo
   answer between ``### BEGIN SOLUTION`` / ``### END SOLUTION``.
 
 Student versions are made by :mod:`.release`; learners' self-checks are run by :mod:`.checks`;
-grading by :mod:`helpers.course.grading`.
+grading by :mod:`helpers.course.grading.grader`.
 """
 
 from __future__ import annotations

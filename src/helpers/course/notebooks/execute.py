@@ -43,7 +43,7 @@ class _Client(NotebookClient):
     asyncio layer noticing, so a reply that arrived then wakes nobody. A poll that ends looks at
     the socket once more, so short polls cost such a miss at most a second (the tests use them).
     Without them the client waits as nbclient, nbconvert and papermill do (``make course``), and
-    :class:`~helpers.course.waits.Waits` shows what a miss cost.
+    :class:`~helpers.course.notebooks.waits.Waits` shows what a miss cost.
     """
 
     def __init__(self, nb, *, short_polls: bool = True, **kwargs):

@@ -4,7 +4,7 @@ From each lesson's ``course`` metadata (day, title, device, minutes) it writes
 
 * the navigation cell at the end of every lesson (previous, next, course map);
 * the first code cell of every lesson, tagged ``bootstrap``: what starts the course in a cloud
-  notebook (:func:`helpers.course.bootstrap.first_cell`), its input collapsed and left out of
+  notebook (:func:`helpers.course.setup.bootstrap.first_cell`), its input collapsed and left out of
   the slides, since on the learner's own machine it does nothing;
 * slide markers (``slideshow`` metadata on the title and section headings), so an instructor can
   present a lesson as slides in JupyterLab (jupyterlab-slideshow reads them);

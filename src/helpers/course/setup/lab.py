@@ -12,8 +12,8 @@ What it sets, and why:
 * the file browser is wide enough for the lessons' names and shows names only (no date column):
   a first layout is written into the course's own workspace folder (``build/``), and JupyterLab
   remembers any change made to it from then on;
-* after every save, :func:`helpers.course.git.after_save` keeps a lesson saved with outputs from
-  being listed by ``git status`` (the git filter keeps outputs out of commits).
+* after every save, :func:`helpers.course.setup.git.after_save` keeps a lesson saved with
+  outputs from being listed by ``git status`` (the git filter keeps outputs out of commits).
 
 The file browser's default comes from a ``default_setting_overrides.json``, and the switched-off
 extension from a ``page_config.json``, that JupyterLab reads from a folder on
@@ -109,7 +109,7 @@ def command(extra: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
         "--LabApp.news_url": "None",
         "--LabApp.check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
         "--LabApp.workspaces_dir": str(workspaces),
-        "--FileContentsManager.post_save_hook": "helpers.course.git.after_save",
+        "--FileContentsManager.post_save_hook": "helpers.course.setup.git.after_save",
     }
     options = [f"{key}={value}" for key, value in course.items() if key not in given]
     env = dict(os.environ)
