@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from types import SimpleNamespace
 
 import pytest
 import torch
+
+
+def pytest_configure(config):
+    """Under pytest-xdist, each worker gets its share of the cores. Two workers with two threads
+    each on two cores make OpenMP's threads wait for each other: the tests of loops, training and
+    many_models took 130 s that way, 21 s with one thread per worker."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        threads = max(1, (os.cpu_count() or 1) // workers)
+        torch.set_num_threads(threads)
+        os.environ.setdefault("OMP_NUM_THREADS", str(threads))  # for the processes tests start
 
 
 @pytest.fixture
