@@ -243,3 +243,26 @@ def test_every_text_file_names_its_encoding():
             if cell.cell_type == "code":
                 missing += [(path, *c) for c in _calls_without_encoding(python(cell.source))]
     assert not missing, missing
+
+
+def test_make_test_keeps_each_xdist_group_on_one_worker(tmp_path):
+    """make test runs `pytest -n 2 --dist loadgroup` so that one worker builds the graded class.
+    Some pytest and pytest-xdist versions together stop grouping without a word
+    (pytest-dev/pytest-xdist#1386): then each worker builds it again, and make test runs longer."""
+    (tmp_path / "test_group.py").write_text(
+        "import os\nimport pytest\n\npytestmark = pytest.mark.xdist_group('one')\n\n\n"
+        "@pytest.mark.parametrize('i', range(8))\ndef test_where(i):\n"
+        "    with open('workers.txt', 'a', encoding='utf-8') as file:\n"
+        "        file.write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+         "--dist", "loadgroup", "test_group.py"],
+        cwd=tmp_path, capture_output=True, text=True, encoding="utf-8", errors="replace",
+        timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    workers = set((tmp_path / "workers.txt").read_text(encoding="utf-8").split())
+    assert len(workers) == 1, f"one xdist group ran on {sorted(workers)}: see the docstring"
