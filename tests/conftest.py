@@ -20,6 +20,21 @@ def pytest_configure(config):
         os.environ.setdefault("OMP_NUM_THREADS", str(threads))  # for the processes tests start
 
 
+def pytest_collection_modifyitems(config, items):
+    """Modules with slow tests first (in their order): with two workers, a notebook started last
+    keeps one worker busy while the other has nothing left to do. A module's tests stay together,
+    so its module-scoped fixtures are built once."""
+    def module(item) -> str:
+        return item.nodeid.split("::")[0]
+
+    slow = {module(item) for item in items if _slow(item)}
+    items.sort(key=lambda item: module(item) not in slow)
+
+
+def _slow(item) -> bool:
+    return any(item.get_closest_marker(name) for name in ("slow", "notebook"))
+
+
 @pytest.fixture
 def calls():
     """A list that fake device functions append their calls to."""
