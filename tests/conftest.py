@@ -24,6 +24,7 @@ def pytest_collection_modifyitems(config, items):
     """Modules with slow tests first (in their order): with two workers, a notebook started last
     keeps one worker busy while the other has nothing left to do. A module's tests stay together,
     so its module-scoped fixtures are built once."""
+
     def module(item) -> str:
         return item.nodeid.split("::")[0]
 
