@@ -34,6 +34,58 @@ MESSAGES = {
         "cell, restore the notebook's test cells from the course repository."
     ),
     # days 0-4, 6 and 7: the lesson modules' findings and verdicts (one block per module)
+    # helpers.stats: intervals, differences, fitted lines
+    "stats.interval": "{value} ({confidence:.0%} interval {low} to {high})",
+    "stats.zero.excluded": "the interval excludes zero",
+    "stats.zero.included": (
+        "the interval includes zero, so these {n} measurements cannot tell it from zero"
+    ),
+    "stats.difference": "{a} minus {b} is {value}: {zero}.",
+    "stats.difference.larger": (
+        "{a} minus {b} is {value}: {zero}, so {larger} is larger than {smaller}."
+    ),
+    "stats.rows.head": "{a} alone got {a_only} row(s) right, {b} alone {b_only}, of {n}",
+    "stats.rows.same": "{head}: exactly the same rows right, so nothing tells them apart.",
+    "stats.rows.better": (
+        "{head}: too lopsided for luck (exact test, p = {p:.3f}): **{better}** is better."
+    ),
+    "stats.rows.luck": (
+        "{head}: that split could be luck (exact test, p = {p:.2f}), so these rows cannot tell "
+        "the two apart, and the simpler model is the one to keep."
+    ),
+    "stats.price": "The price of {what} is {value}: {zero}",
+    "stats.price.noise": (
+        "{price}. These runs cannot tell a price from noise: across the measured range it "
+        "could still add up to {most_ms:.1f} ms, next to a = {a_s:.3f} s."
+    ),
+    "stats.price.negative": (
+        "{price}, but it is negative: not a real cost but a drift or an ordering effect "
+        "in the runs. Re-run, with more repeats."
+    ),
+    "stats.price.above_noise": (
+        "{price}; it changes the time by {effect_ms:.1f} ms across the measured "
+        "range, larger than the run-to-run noise ({noise_ms:.1f} ms)."
+    ),
+    "stats.price.below_noise": (
+        "{price}; it changes the time by {effect_ms:.1f} ms across the measured "
+        "range, smaller than the run-to-run noise ({noise_ms:.1f} ms)."
+    ),
+    "stats.bend": "the bend across the measured range is {value}",
+    "stats.bend.sharpness": (
+        "these runs would have detected (with probability {power:.0%}) a bend of "
+        "{bend_ms:.1f} ms or more, and a price of {what} of {slope_us:.2f} µs or more"
+    ),
+    "stats.line.straight": (
+        "The straight line stands: {bend}; {zero}. Not proved straight, though: {sharpness}."
+    ),
+    "stats.line.upwards": (
+        "The straight line does not fit: {bend}; {zero}, so the time curves upwards ({what} "
+        "costs more, the more of them there are). For scale: {sharpness}."
+    ),
+    "stats.line.downwards": (
+        "The straight line does not fit: {bend}; {zero}, so the time curves downwards ({what} "
+        "costs less, the more of them there are). For scale: {sharpness}."
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
