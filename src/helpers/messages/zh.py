@@ -67,11 +67,11 @@ MESSAGES = {
     ),
     "stats.line.straight": "直线成立：{bend}；{zero}。但这并不证明它是直的：{sharpness}。",
     "stats.line.upwards": (
-        "直线不适用：{bend}；{zero}，所以时间向上弯曲（{what}越多，每次越贵）。"
+        "直线不适用：{bend}；{zero}，所以时间向上弯曲（{what}的开销随数量增加而上升）。"
         "作为参照：{sharpness}。"
     ),
     "stats.line.downwards": (
-        "直线不适用：{bend}；{zero}，所以时间向下弯曲（{what}越多，每次越便宜）。"
+        "直线不适用：{bend}；{zero}，所以时间向下弯曲（{what}的开销随数量增加而下降）。"
         "作为参照：{sharpness}。"
     ),
     # day 5: loops, claims, compiled and the day's conclusions
@@ -89,7 +89,7 @@ WORDS = {
     "rows": "行",
     "threads": "个线程",
     # the names code passes to the verdicts of helpers.stats
-    "one recording": "一次记录",
+    "one recording": "每次记录",
     "one-hot": "独热编码",
     "codes": "整数编码",
     "leaky": "有泄露的做法",
