@@ -58,7 +58,11 @@ def settings(python: str | Path | None = None) -> dict[str, str]:
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(
-            ["git", *args], cwd=root, capture_output=True, text=True, encoding="utf-8",
+            ["git", *args],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
             errors="replace",  # git's own messages come in the locale's language and encoding
         )
     except FileNotFoundError as err:

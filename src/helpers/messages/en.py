@@ -86,6 +86,64 @@ MESSAGES = {
         "The straight line does not fit: {bend}; {zero}, so the time curves downwards ({what} "
         "costs less, the more of them there are). For scale: {sharpness}."
     ),
+    # helpers.device_notes (days 2 and 3)
+    "device_notes.mismatch.cuda_words": (
+        "on an NVIDIA GPU it starts `{error}` and names both devices (`cuda:0`, `cpu`)"
+    ),
+    "device_notes.mismatch.mps_words": (
+        "on a Mac's GPU (MPS, PyTorch 2.4 and later) it reads `{error}`"
+    ),
+    "device_notes.mismatch.on_cuda": "That is CUDA's wording; {mps}.",
+    "device_notes.mismatch.on_mps": "That is how MPS words it; {cuda}.",
+    "device_notes.mismatch.other": (
+        "That is the `{device}` device's version of the error. The same mistake raises a "
+        "`RuntimeError` on a GPU too: {cuda}; {mps}."
+    ),
+    "device_notes.readback.cuda": (
+        "On CUDA, `non_blocking=True` to the CPU returns before the numbers have arrived: wait "
+        "with `torch.cuda.synchronize()` or an event's `synchronize()` before reading them."
+    ),
+    "device_notes.readback.mps": (
+        "On MPS too, a `non_blocking=True` copy to the CPU may return before the numbers are "
+        "there (pytorch/pytorch#140296): call `torch.mps.synchronize()` before reading them."
+    ),
+    "device_notes.readback.other": (
+        "Here the tensors live on the {device} already, so `.to('cpu')` returns the "
+        "tensor itself and there is nothing to wait for. With a GPU, wait before reading a "
+        "`non_blocking=True` copy: `torch.cuda.synchronize()` on an NVIDIA GPU, "
+        "`torch.mps.synchronize()` on a Mac."
+    ),
+    "device_notes.moved.same": (
+        "After `.to({target})` the weight is the same Parameter object, its numbers "
+        "moved into it (PyTorch does that when the old and new tensors are of compatible "
+        "kinds, as CPU and CUDA tensors are), so an optimiser made before the move still "
+        "holds it. Moving to `meta` makes new Parameters instead, so the safe habit is to "
+        "move the model first and make the optimiser after."
+    ),
+    "device_notes.moved.new": (
+        "After `.to({target})` the weight is a new Parameter object: PyTorch could not move "
+        "the numbers into the old one (a CPU tensor and a `{target}` tensor are not of "
+        "compatible kinds), so an optimiser made before the move would keep updating the old, "
+        "orphaned tensors. Move the model first, then make the optimiser."
+    ),
+    # helpers.preprocessing (day 4)
+    "preprocessing.code.up_and_down": (
+        "{codes}: the disease rate goes up and down with the code, so no single weight on "
+        "the code can follow it; one-hot encoding gives each code its own column and weight."
+    ),
+    "preprocessing.code.rises": (
+        "{codes}: the disease rate rises with the code, so one weight could follow its "
+        "direction, but only as if the codes were evenly spaced quantities. They are labels: the "
+        "gaps between them mean nothing, so each code gets its own column and weight all the same."
+    ),
+    "preprocessing.code.falls": (
+        "{codes}: the disease rate falls with the code, so one weight could follow its "
+        "direction, but only as if the codes were evenly spaced quantities. They are labels: the "
+        "gaps between them mean nothing, so each code gets its own column and weight all the same."
+    ),
+    # helpers.widgets (days 1, 2, 4-7)
+    "widgets.run": "run",
+    "widgets.run.tooltip": "run the experiment with these settings",
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions

@@ -50,7 +50,8 @@ MESSAGES = {
         "而 a = {a_s:.3f} s。"
     ),
     "stats.price.negative": (
-        "{price}，但它是负的：这不是真实的开销，而是运行中的漂移或顺序效应。请增加重复次数后重新运行。"
+        "{price}，但它是负的：这不是真实的开销，而是运行中的漂移或顺序效应。"
+        "请增加重复次数后重新运行。"
     ),
     "stats.price.above_noise": (
         "{price}；在测量范围内它使时间改变 {effect_ms:.1f} ms，"
@@ -74,6 +75,59 @@ MESSAGES = {
         "直线不适用：{bend}；{zero}，所以时间向下弯曲（{what}的开销随数量增加而下降）。"
         "作为参照：{sharpness}。"
     ),
+    # helpers.device_notes
+    "device_notes.mismatch.cuda_words": (
+        "在 NVIDIA GPU 上，它以 `{error}` 开头，并写出两个设备（`cuda:0`、`cpu`）"
+    ),
+    "device_notes.mismatch.mps_words": (
+        "在 Mac 的 GPU 上（MPS，PyTorch 2.4 及以后），它写作 `{error}`"
+    ),
+    "device_notes.mismatch.on_cuda": "这是 CUDA 的措辞；{mps}。",
+    "device_notes.mismatch.on_mps": "这是 MPS 的措辞；{cuda}。",
+    "device_notes.mismatch.other": (
+        "这是 `{device}` 设备上的报错形式。同样的错误在 GPU 上也会引发 `RuntimeError`：{cuda}；"
+        "{mps}。"
+    ),
+    "device_notes.readback.cuda": (
+        "在 CUDA 上，以 `non_blocking=True` 拷回 CPU 时，调用会在数据到达之前就返回："
+        "读取之前先用 `torch.cuda.synchronize()` 或事件的 `synchronize()` 等待。"
+    ),
+    "device_notes.readback.mps": (
+        "在 MPS 上也一样，`non_blocking=True` 拷回 CPU 可能在数据到达之前就返回"
+        "（pytorch/pytorch#140296）：读取之前先调用 `torch.mps.synchronize()`。"
+    ),
+    "device_notes.readback.other": (
+        "这里的张量本来就在 {device} 上，所以 `.to('cpu')` 直接返回张量本身，没有什么需要等待。"
+        "有 GPU 时，读取 `non_blocking=True` 的拷贝之前要先等待：NVIDIA GPU 上用 "
+        "`torch.cuda.synchronize()`，Mac 上用 `torch.mps.synchronize()`。"
+    ),
+    "device_notes.moved.same": (
+        "`.to({target})` 之后，权重仍是同一个 Parameter 对象，数值被移进了它里面"
+        "（新旧张量种类兼容时 PyTorch 会这样做，CPU 与 CUDA 张量就是如此），"
+        "所以移动之前创建的优化器仍然持有它。移到 `meta` 则会生成新的 Parameter，"
+        "因此稳妥的习惯是先移动模型，再创建优化器。"
+    ),
+    "device_notes.moved.new": (
+        "`.to({target})` 之后，权重是一个新的 Parameter 对象：PyTorch 无法把数值移进旧对象"
+        "（CPU 张量与 `{target}` 张量种类不兼容），所以移动之前创建的优化器会继续更新那些"
+        "已被丢弃的旧张量。先移动模型，再创建优化器。"
+    ),
+    # helpers.preprocessing
+    "preprocessing.code.up_and_down": (
+        "{codes}：患病率随编码忽高忽低，编码上的单个权重无法跟上它；"
+        "独热编码让每个编码都有自己的列和权重。"
+    ),
+    "preprocessing.code.rises": (
+        "{codes}：患病率随编码上升，所以一个权重可以跟上它的方向，但前提是把编码当作等间距的数量。"
+        "它们其实是标签：编码之间的间隔没有意义，所以每个编码照样各有自己的列和权重。"
+    ),
+    "preprocessing.code.falls": (
+        "{codes}：患病率随编码下降，所以一个权重可以跟上它的方向，但前提是把编码当作等间距的数量。"
+        "它们其实是标签：编码之间的间隔没有意义，所以每个编码照样各有自己的列和权重。"
+    ),
+    # helpers.widgets
+    "widgets.run": "运行",
+    "widgets.run.tooltip": "用这些设置运行实验",
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
@@ -96,4 +150,13 @@ WORDS = {
     "honest": "诚实的做法",
     "this choice": "这个选择",
     "the default": "默认值",
+    # what the codes of day 4's categorical columns mean (helpers.preprocessing.CODES)
+    "1 typical angina, 2 atypical angina, 3 non-anginal pain, 4 no symptoms": (
+        "1 典型心绞痛，2 非典型心绞痛，3 非心绞痛性胸痛，4 无症状"
+    ),
+    "0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy": (
+        "0 正常，1 ST-T 波异常，2 左心室肥厚"
+    ),
+    "1 up, 2 flat, 3 down": "1 上斜，2 平坦，3 下斜",
+    "3 normal, 6 fixed defect, 7 reversible defect": "3 正常，6 固定缺损，7 可逆缺损",
 }
