@@ -144,6 +144,21 @@ MESSAGES = {
     # helpers.widgets (days 1, 2, 4-7)
     "widgets.run": "run",
     "widgets.run.tooltip": "run the experiment with these settings",
+    # helpers.live (days 1 and 2): the live view's labels and summary
+    "live.source.nvml": "NVIDIA GPU(s), read through NVML",
+    "live.source.mps": "no NVIDIA driver: the Apple GPU's memory (MPS) and this process's CPU use",
+    "live.source.cpu": "no GPU or driver found: this process's CPU use and memory instead",
+    "live.bar.cpu": "CPU %",
+    "live.bar.memory": "memory (GB)",
+    "live.bar.busy": "{gpu} busy %",
+    "live.bar.gpu_memory": "{gpu} memory (GB)",
+    "live.head": "<b>Live view</b>: {source}",
+    "live.reading.of": "{value:.1f} {unit} of {top:.1f}",
+    "live.summary.readings": "{n} readings over {seconds:.1f} s",
+    "live.summary.busy": "{gpu} busy {percent:.0f}% on average",
+    "live.summary.peak": "peak {what} {gb:.2f} GB",
+    "live.summary.cpu": "process CPU {percent:.0f}% on average (100% = one CPU kept busy)",
+    "live.summary.joint": "; ",
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions

@@ -128,6 +128,21 @@ MESSAGES = {
     # helpers.widgets
     "widgets.run": "运行",
     "widgets.run.tooltip": "用这些设置运行实验",
+    # helpers.live
+    "live.source.nvml": "NVIDIA GPU，通过 NVML 读取",
+    "live.source.mps": "没有 NVIDIA 驱动：显示 Apple GPU 的显存（MPS）和本进程的 CPU 占用",
+    "live.source.cpu": "没有找到 GPU 或驱动：改为显示本进程的 CPU 占用和内存",
+    "live.bar.cpu": "CPU %",
+    "live.bar.memory": "内存 (GB)",
+    "live.bar.busy": "{gpu} 忙碌 %",
+    "live.bar.gpu_memory": "{gpu} 显存 (GB)",
+    "live.head": "<b>实时视图</b>：{source}",
+    "live.reading.of": "{value:.1f} {unit}，共 {top:.1f}",
+    "live.summary.readings": "{seconds:.1f} s 内读取 {n} 次",
+    "live.summary.busy": "{gpu} 平均忙碌 {percent:.0f}%",
+    "live.summary.peak": "{what} 峰值 {gb:.2f} GB",
+    "live.summary.cpu": "进程 CPU 平均 {percent:.0f}%（100% = 占满一个 CPU）",
+    "live.summary.joint": "；",
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
