@@ -23,7 +23,7 @@ import psutil
 import torch
 
 from helpers import nvml
-from helpers.messages import text
+from helpers.messages import text, word
 
 
 class Sampler:
@@ -165,7 +165,7 @@ class LiveView:
                 parts.append(text("live.summary.busy", gpu=gpu, percent=table[key].mean()))
             elif key.endswith(("_memory_used_gb", "_memory_gb", "_allocated_gb")):
                 name = key.removesuffix("_gb").replace("_", " ")
-                parts.append(text("live.summary.peak", what=name, gb=table[key].max()))
+                parts.append(text("live.summary.peak", what=word(name), gb=table[key].max()))
         cpu = table["process_cpu_percent"].mean()
         parts.append(text("live.summary.cpu", percent=cpu))
         return text("live.summary.joint").join(parts)

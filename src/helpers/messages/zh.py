@@ -165,6 +165,9 @@ WORDS = {
     "honest": "诚实的做法",
     "this choice": "这个选择",
     "the default": "默认值",
+    # the readings the live view sums up (helpers.live)
+    "process memory": "进程内存",
+    "mps allocated": "MPS 已分配显存",
     # what the codes of day 4's categorical columns mean (helpers.preprocessing.CODES)
     "1 typical angina, 2 atypical angina, 3 non-anginal pain, 4 no symptoms": (
         "1 典型心绞痛，2 非典型心绞痛，3 非心绞痛性胸痛，4 无症状"
