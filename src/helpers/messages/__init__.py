@@ -47,7 +47,7 @@ def language() -> str:
     return "en"
 
 
-def text(name: str, lang: str | None = None, **values) -> str:
+def text(name: str, /, lang: str | None = None, **values) -> str:
     """The message ``name`` in ``lang`` (default: :func:`language`), placeholders filled in."""
     catalog = CATALOGS[lang or language()]
     if name not in catalog:

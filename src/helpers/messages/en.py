@@ -159,6 +159,48 @@ MESSAGES = {
     "live.summary.peak": "peak {what} {gb:.2f} GB",
     "live.summary.cpu": "process CPU {percent:.0f}% on average (100% = one CPU kept busy)",
     "live.summary.joint": "; ",
+    # helpers.copies (day 2)
+    "copies.allocation.gpu": (
+        "PyTorch keeps freed GPU memory in its caching allocator and hands it out again, so "
+        "after the first runs a new buffer on the GPU costs little; what differs is mostly the "
+        "copy itself."
+    ),
+    "copies.library.linux": (
+        "glibc, Linux's C library, hands blocks above its threshold (128 KiB, rising to at most "
+        "32 MiB as large blocks are freed) straight to the kernel"
+    ),
+    "copies.library.other": "the C library hands large blocks straight to the operating system",
+    "copies.allocation.cpu": (
+        "On the CPU a large new buffer is fresh memory: {library}, and the first write to each "
+        "{page_kib} KiB page stops the copy for a page fault."
+    ),
+    "copies.bytes": "{n:,} bytes",
+    "copies.fixed": (
+        "**{name}**: no copy took less than {fixed_us:.1f} µs (the {quickest:,}-byte one), an "
+        "upper bound on the fixed cost; throughput peaks at {rate:.1f} GB/s (at {at}). At that "
+        "rate {balance_kib:,.0f} KiB move in the fixed cost's time: copies well below that size "
+        "are mostly fixed cost."
+    ),
+    "copies.pieces": (
+        "Moving {large} as {pieces:,} copies of {small:,} would take **{ratio:.1f}×** as long as "
+        "one copy ({one_ms:,.1f} ms); in copies of {best:,}, the best size here, {best_ms:,.1f} ms."
+    ),
+    "copies.pieces.best": (
+        "Moving {large} as {pieces:,} copies of {small:,} would take **{ratio:.1f}×** as long as "
+        "one copy ({one_ms:,.1f} ms), the best size here."
+    ),
+    "copies.above.falls": (
+        "Above {at} throughput falls to {rate:.1f} GB/s at the largest size ({share:.0%} of the "
+        "peak)."
+    ),
+    "copies.above.stays": (
+        "Above {at} throughput stays within 20 % of the peak up to the largest size "
+        "({rate:.1f} GB/s)."
+    ),
+    "copies.allocation": (
+        "At {size}, a copy that allocates its buffer (*{alloc}*) took **{alloc_ms:,.2f} ms**, one "
+        "into an existing buffer (*{plain}*) **{plain_ms:,.2f} ms** ({ratio:.1f}×). {note}"
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions

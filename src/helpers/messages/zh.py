@@ -143,6 +143,45 @@ MESSAGES = {
     "live.summary.peak": "{what} 峰值 {gb:.2f} GB",
     "live.summary.cpu": "进程 CPU 平均 {percent:.0f}%（100% = 占满一个 CPU）",
     "live.summary.joint": "；",
+    # helpers.copies
+    "copies.allocation.gpu": (
+        "PyTorch 把释放的 GPU 显存留在缓存分配器里再次分发，所以最初几次运行之后，"
+        "在 GPU 上新建缓冲区几乎不花时间；差别主要来自拷贝本身。"
+    ),
+    "copies.library.linux": (
+        "Linux 的 C 库 glibc 把超过阈值的内存块（128 KiB，随着大块被释放最多升到 32 MiB）"
+        "直接交给内核"
+    ),
+    "copies.library.other": "C 库把大块内存直接交给操作系统",
+    "copies.allocation.cpu": (
+        "在 CPU 上，新的大缓冲区是全新的内存：{library}，对每个 {page_kib} KiB 页面的第一次写入"
+        "都会让拷贝因缺页中断而停顿。"
+    ),
+    "copies.bytes": "{n:,} 字节",
+    "copies.fixed": (
+        "**{name}**：没有一次拷贝短于 {fixed_us:.1f} µs（{quickest:,} 字节的那次），"
+        "这是固定开销的上限；"
+        "吞吐量峰值为 {rate:.1f} GB/s（在 {at} 时）。按这个速率，固定开销的时间内能搬运 "
+        "{balance_kib:,.0f} KiB：远小于这个大小的拷贝，时间大多花在固定开销上。"
+    ),
+    "copies.pieces": (
+        "把 {large} 拆成 {pieces:,} 次 {small:,} 字节的拷贝，耗时是一次拷贝（{one_ms:,.1f} ms）的 "
+        "**{ratio:.1f}×**；按这里最好的大小 {best:,} 字节分块，需要 {best_ms:,.1f} ms。"
+    ),
+    "copies.pieces.best": (
+        "把 {large} 拆成 {pieces:,} 次 {small:,} 字节的拷贝，耗时是一次拷贝（{one_ms:,.1f} ms）的 "
+        "**{ratio:.1f}×**，一次拷贝就是这里最好的大小。"
+    ),
+    "copies.above.falls": (
+        "超过 {at} 之后，吞吐量在最大尺寸处降到 {rate:.1f} GB/s（峰值的 {share:.0%}）。"
+    ),
+    "copies.above.stays": (
+        "超过 {at} 之后，直到最大尺寸吞吐量都保持在峰值的 20 % 以内（{rate:.1f} GB/s）。"
+    ),
+    "copies.allocation": (
+        "在 {size} 时，自己分配缓冲区的拷贝（*{alloc}*）耗时 **{alloc_ms:,.2f} ms**，"
+        "拷进已有缓冲区的（*{plain}*）耗时 **{plain_ms:,.2f} ms**（{ratio:.1f}×）。{note}"
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
