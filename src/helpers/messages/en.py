@@ -201,6 +201,101 @@ MESSAGES = {
         "At {size}, a copy that allocates its buffer (*{alloc}*) took **{alloc_ms:,.2f} ms**, one "
         "into an existing buffer (*{plain}*) **{plain_ms:,.2f} ms** ({ratio:.1f}×). {note}"
     ),
+    # helpers.memory (day 7)
+    "memory.autocast.ampere": "compute capability {cc}: tensor cores run bfloat16 (from 8.0 on)",
+    "memory.autocast.volta": (
+        "compute capability {cc}: tensor cores run float16 but not bfloat16 (that needs 8.0), and "
+        "float16's narrow range needs a GradScaler"
+    ),
+    "memory.autocast.older": "compute capability {cc}: no tensor cores; float16 only halves memory",
+    "memory.autocast.mps": "Apple GPU: float16, with a GradScaler for its narrow range",
+    "memory.autocast.cpu": "CPU: bfloat16 (fast only with AVX-512 BF16 or AMX)",
+    "memory.sizes": "{whole_mb:,.0f} MB against {micro_mb:,.0f} MB",
+    "memory.accumulation.less": (
+        "{parts} micro-batches needed {ratio:.1f}× less peak memory than the whole batch ({sizes})."
+    ),
+    "memory.accumulation.cuda": (
+        "The micro-batches' peak was no lower ({sizes}): the weights, their gradients and "
+        "the optimizer's state, not the activations, set the peak at this batch size."
+    ),
+    "memory.accumulation.cpu": (
+        "The micro-batches' peak read no lower ({sizes}). On a CPU the figure is the process's "
+        "resident memory, not its live tensors: the C allocator keeps some freed blocks for "
+        "reuse and hands others back, so the figure follows the allocator's habits as much as "
+        "the activations. CUDA counts live tensors, and there the smaller activations show."
+    ),
+    # helpers.many_models (day 7)
+    "many_models.batching.many": (
+        "{k} models: one batched step trained them {ratio:.1f}× as fast as the lesson loop one "
+        "after another (geometric mean of {n} rounds' ratios, 95% interval {low:.1f}× to "
+        "{high:.1f}×)"
+    ),
+    "many_models.batching.one": (
+        "{k} model: one batched step trained it {ratio:.1f}× as fast as the lesson loop "
+        "(geometric mean of {n} rounds' ratios, 95% interval {low:.1f}× to {high:.1f}×)"
+    ),
+    "many_models.batching.noise": (
+        "{head}: the interval holds 1×, so no difference these rounds can tell from noise."
+    ),
+    "many_models.batching.pays": "{head}: batching pays.",
+    "many_models.batching.slower": (
+        "{head}: the batched step is slower here (its own overhead, vmap's bookkeeping, "
+        "outweighs what it shares)."
+    ),
+    "many_models.sharing": (
+        "One batched step for {many} copies took {grew:.1f}× the time of one for {few} "
+        "(medians), for {work:g}× the arithmetic"
+    ),
+    "many_models.sharing.fixed": (
+        "{head}: the step was mostly its fixed part, and the copies shared it."
+    ),
+    "many_models.sharing.arithmetic": (
+        "{head}: the time grew with the arithmetic, so stacking shared little here."
+    ),
+    "many_models.sharing.between": (
+        "{head}: part of the step was shared, part grew with the copies."
+    ),
+    # helpers.utilisation (day 7)
+    "utilisation.cost": (
+        "{habit} takes {times} its fix's time (median of {n} rounds' ratios); habit "
+        "minus fix: {difference}: {zero}"
+    ),
+    "utilisation.cost.noise": "{said}; no cost shows above these rounds' noise.",
+    "utilisation.cost.real": "{said}, so a real cost.",
+    "utilisation.cost.faster": (
+        "{said}, but the habit was the faster one: no habit saves time by costing more, so "
+        "look for an ordering or cache effect in the rounds."
+    ),
+    "utilisation.tuning.only": "only {name} reached the target",
+    "utilisation.tuning.neither": "neither reached the target",
+    "utilisation.tuning.same": "{a} and {b} needed the same {epochs} epochs",
+    "utilisation.tuning.fewer": "{a} needed {ea} epochs and {b} {eb}: {factor:.1f}x fewer epochs",
+    "utilisation.tuning.more": "{a} needed {ea} epochs and {b} {eb}: {factor:.1f}x more epochs",
+    "utilisation.tuning.slower": "{steps}; the time per epoch differed too, measurably.",
+    "utilisation.tuning.as_busy": (
+        "{steps}; the time per epoch did not change measurably, so each step kept the device "
+        "as busy."
+    ),
+    "utilisation.busy.kernel": (
+        "{name}: kernels were running {busy:.0%} of the time, arithmetic at {mfu:.2%} of the "
+        "measured peak"
+    ),
+    "utilisation.busy.operator": (
+        "{name}: operators were computing {busy:.0%} of the time, arithmetic at {mfu:.2%} of the "
+        "measured peak"
+    ),
+    "utilisation.busy.above_peak": (
+        "{head}: above the peak, which a step cannot be: the peak's measurement was slowed "
+        "(a busy machine). Re-run both."
+    ),
+    "utilisation.busy.overhead": (
+        "{head}: mostly overhead between the operations (Python, dispatch, launches)."
+    ),
+    "utilisation.busy.idle_units": (
+        "{head}: busy, yet the arithmetic units mostly idle (each small operation pays its "
+        "overhead)."
+    ),
+    "utilisation.busy.arithmetic": "{head}: busy, and much of that time is real arithmetic.",
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions

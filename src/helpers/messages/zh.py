@@ -182,6 +182,84 @@ MESSAGES = {
         "在 {size} 时，自己分配缓冲区的拷贝（*{alloc}*）耗时 **{alloc_ms:,.2f} ms**，"
         "拷进已有缓冲区的（*{plain}*）耗时 **{plain_ms:,.2f} ms**（{ratio:.1f}×）。{note}"
     ),
+    # helpers.memory
+    "memory.autocast.ampere": "计算能力 {cc}：张量核心支持 bfloat16（从 8.0 起）",
+    "memory.autocast.volta": (
+        "计算能力 {cc}：张量核心支持 float16 但不支持 bfloat16（需要 8.0），"
+        "而 float16 的数值范围窄，需要 GradScaler"
+    ),
+    "memory.autocast.older": "计算能力 {cc}：没有张量核心；float16 只能把显存减半",
+    "memory.autocast.mps": "Apple GPU：float16，并用 GradScaler 应对它较窄的数值范围",
+    "memory.autocast.cpu": "CPU：bfloat16（只有支持 AVX-512 BF16 或 AMX 时才快）",
+    "memory.sizes": "{whole_mb:,.0f} MB 对 {micro_mb:,.0f} MB",
+    "memory.accumulation.less": (
+        "{parts} 个微批次所需的峰值内存是整批的 1/{ratio:.1f}（{sizes}）。"
+    ),
+    "memory.accumulation.cuda": (
+        "微批次的峰值并没有更低（{sizes}）：在这个批大小下，决定峰值的是权重、梯度和优化器状态，"
+        "而不是激活值。"
+    ),
+    "memory.accumulation.cpu": (
+        "微批次的峰值读数并没有更低（{sizes}）。在 CPU 上，这个数字是进程的常驻内存，"
+        "而不是存活的张量：C 分配器会留下一些释放的内存块以便复用，另一些则归还系统，"
+        "所以这个数字既反映激活值，也反映分配器的习惯。CUDA 统计的是存活的张量，"
+        "在那里更小的激活值会显现出来。"
+    ),
+    # helpers.many_models
+    "many_models.batching.many": (
+        "{k} 个模型：一个批量化的步骤训练它们的速度是课程循环逐个训练的 {ratio:.1f}×"
+        "（{n} 轮比值的几何平均，95% 区间 {low:.1f}× 至 {high:.1f}×）"
+    ),
+    "many_models.batching.one": (
+        "{k} 个模型：一个批量化的步骤训练它的速度是课程循环的 {ratio:.1f}×"
+        "（{n} 轮比值的几何平均，95% 区间 {low:.1f}× 至 {high:.1f}×）"
+    ),
+    "many_models.batching.noise": "{head}：区间包含 1×，这些轮次区分不出差别与噪声。",
+    "many_models.batching.pays": "{head}：批量化是值得的。",
+    "many_models.batching.slower": (
+        "{head}：批量化的步骤在这里更慢（它自身的开销，即 vmap 的簿记工作，超过了它共享的部分）。"
+    ),
+    "many_models.sharing": (
+        "{many} 个副本的一个批量化步骤耗时是 {few} 个副本时的 {grew:.1f}×（中位数），"
+        "而计算量是 {work:g}×"
+    ),
+    "many_models.sharing.fixed": "{head}：这一步主要是固定部分，由各副本共享。",
+    "many_models.sharing.arithmetic": "{head}：时间随计算量增长，所以这里堆叠几乎没有共享什么。",
+    "many_models.sharing.between": "{head}：这一步有一部分被共享，另一部分随副本数增长。",
+    # helpers.utilisation
+    "utilisation.cost": (
+        "{habit} 耗时是改正后写法的 {times}（{n} 轮比值的中位数）；"
+        "习惯写法减改正写法：{difference}：{zero}"
+    ),
+    "utilisation.cost.noise": "{said}；在这些轮次的噪声之上看不出开销。",
+    "utilisation.cost.real": "{said}，所以是真实的开销。",
+    "utilisation.cost.faster": (
+        "{said}，但习惯写法反而更快：没有哪种习惯会因为多花功夫而省时间，"
+        "所以请检查各轮中的顺序效应或缓存效应。"
+    ),
+    "utilisation.tuning.only": "只有 {name} 达到了目标",
+    "utilisation.tuning.neither": "两者都没有达到目标",
+    "utilisation.tuning.same": "{a} 和 {b} 都需要 {epochs} 个轮次",
+    "utilisation.tuning.fewer": "{a} 需要 {ea} 个轮次，{b} 需要 {eb} 个：轮次少 {factor:.1f}x",
+    "utilisation.tuning.more": "{a} 需要 {ea} 个轮次，{b} 需要 {eb} 个：轮次多 {factor:.1f}x",
+    "utilisation.tuning.slower": "{steps}；每个轮次的时间也有可测量的差别。",
+    "utilisation.tuning.as_busy": (
+        "{steps}；每个轮次的时间没有可测量的变化，所以每一步让设备保持同样忙碌。"
+    ),
+    "utilisation.busy.kernel": (
+        "{name}：{busy:.0%} 的时间有内核在运行，算力用到实测峰值的 {mfu:.2%}"
+    ),
+    "utilisation.busy.operator": (
+        "{name}：{busy:.0%} 的时间有算子在计算，算力用到实测峰值的 {mfu:.2%}"
+    ),
+    "utilisation.busy.above_peak": (
+        "{head}：超过了峰值，而一步不可能做到：峰值的测量被拖慢了（机器很忙）。两者都请重新运行。"
+    ),
+    "utilisation.busy.overhead": "{head}：主要是操作之间的开销（Python、分发、启动）。",
+    "utilisation.busy.idle_units": (
+        "{head}：设备很忙，但计算单元大多空闲（每个小操作都要付出自己的开销）。"
+    ),
+    "utilisation.busy.arithmetic": "{head}：设备很忙，而且大部分时间是真正的计算。",
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
