@@ -296,6 +296,25 @@ MESSAGES = {
         "overhead)."
     ),
     "utilisation.busy.arithmetic": "{head}: busy, and much of that time is real arithmetic.",
+    # helpers.takeoff (day 6)
+    "takeoff.shape.falls": (
+        "**{name}**: the time per step fell from {before_ms:.2f} ms at {before_rows:,.0f} rows to "
+        "{after_ms:.2f} ms at {after_rows:,.0f} rows: more work cannot take less time, "
+        "so something else (another program, a pause of the machine) slowed the smaller "
+        "point. Run the sweep again before reading this curve."
+    ),
+    "takeoff.shape.flat": (
+        "**{name}**: flat over every size measured: a fixed overhead of {overhead_ms:.2f} ms per "
+        "step, up to {rows:,.0f} rows."
+    ),
+    "takeoff.shape.flat_then_rising": (
+        "**{name}**: flat at first, then rising: a fixed overhead of {overhead_ms:.2f} ms per "
+        "step, then work."
+    ),
+    "takeoff.shape.rising": (
+        "**{name}**: rising from the smallest size measured ({rows:,.0f} rows): the work already "
+        "outweighs the fixed overhead there."
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions

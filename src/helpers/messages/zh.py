@@ -260,6 +260,22 @@ MESSAGES = {
         "{head}：设备很忙，但计算单元大多空闲（每个小操作都要付出自己的开销）。"
     ),
     "utilisation.busy.arithmetic": "{head}：设备很忙，而且大部分时间是真正的计算。",
+    # helpers.takeoff
+    "takeoff.shape.falls": (
+        "**{name}**：每步时间从 {before_rows:,.0f} 行时的 {before_ms:.2f} ms 降到 "
+        "{after_rows:,.0f} 行时的 {after_ms:.2f} ms：更多的工作不可能花更少的时间，"
+        "所以是别的东西（另一个程序、机器的停顿）拖慢了较小的那个点。请重新扫描后再解读这条曲线。"
+    ),
+    "takeoff.shape.flat": (
+        "**{name}**：在测量的所有大小上都是平的：每步固定开销 {overhead_ms:.2f} ms，"
+        "直到 {rows:,.0f} 行。"
+    ),
+    "takeoff.shape.flat_then_rising": (
+        "**{name}**：先平后升：先是每步 {overhead_ms:.2f} ms 的固定开销，然后是工作量。"
+    ),
+    "takeoff.shape.rising": (
+        "**{name}**：从测量的最小大小（{rows:,.0f} 行）起就在上升：在那里工作量已经超过了固定开销。"
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
