@@ -315,6 +315,37 @@ MESSAGES = {
         "**{name}**: rising from the smallest size measured ({rows:,.0f} rows): the work already "
         "outweighs the fixed overhead there."
     ),
+    # helpers.roofline (days 5 and 7)
+    "roofline.above.bandwidth": (
+        "above the bandwidth roof ({roof}), so that roof was too low for it: this "
+        "workload moved its bytes faster than the copy that measured the roof (data reused "
+        "from a cache nearer the core, or a better-vectorised loop than the copy's). Read the "
+        "point as at the roof, not beyond it"
+    ),
+    "roofline.above.flat": (
+        "above the flat roof ({roof}), so the measured peak was too low for it: its "
+        "arithmetic ran faster than the matrix product that measured the peak (another shape, "
+        "or more threads). Read the point as at the roof, not beyond it"
+    ),
+    "roofline.reach": "{reach:.1%} of what the roof ({roof}) allows at that intensity",
+    "roofline.head": (
+        "**{name}**: {intensity:.3g} FLOPs per byte, {gflops:.3g} GFLOP/s, {where}. Of its "
+        "{seconds}, arithmetic at the peak would take {arithmetic} and the memory traffic {memory}"
+    ),
+    "roofline.overhead": (
+        "{head}: **{found}**, {rest:.1%} of the time is neither: overhead (Python, dispatch, "
+        "launches, allocation, waits)."
+    ),
+    "roofline.compute": "{head}: **{found}**, the arithmetic takes most of the time.",
+    "roofline.bandwidth": "{head}: **{found}**, moving the bytes takes most of the time.",
+    "roofline.roof": "{level}: copying {size}",
+    "roofline.roof.thread": "{level}: copying {size}, {threads} thread",
+    "roofline.roof.threads": "{level}: copying {size}, {threads} threads",
+    "roofline.plot.roof": "roof ({roof})",
+    "roofline.plot.point": "{name} ({found})",
+    "roofline.plot.x": "arithmetic intensity (FLOPs per byte moved, log scale)",
+    "roofline.plot.y": "achieved FLOP/s (log scale)",
+    "roofline.plot.title": "Roofline: peak {peak:.3g} GFLOP/s, bandwidth {bandwidths} GB/s",
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions

@@ -196,7 +196,7 @@ MESSAGES = {
         "{parts} 个微批次所需的峰值内存是整批的 1/{ratio:.1f}（{sizes}）。"
     ),
     "memory.accumulation.cuda": (
-        "微批次的峰值并没有更低（{sizes}）：在这个批大小下，决定峰值的是权重、梯度和优化器状态，"
+        "微批次的峰值并没有更低（{sizes}）：在这个批量大小下，决定峰值的是权重、梯度和优化器状态，"
         "而不是激活值。"
     ),
     "memory.accumulation.cpu": (
@@ -276,6 +276,36 @@ MESSAGES = {
     "takeoff.shape.rising": (
         "**{name}**：从测量的最小大小（{rows:,.0f} 行）起就在上升：在那里工作量已经超过了固定开销。"
     ),
+    # helpers.roofline
+    "roofline.above.bandwidth": (
+        "高于带宽屋顶（{roof}），所以那个屋顶对它来说太低了："
+        "这个负载搬运字节的速度比测量屋顶的拷贝更快"
+        "（数据从离核心更近的缓存中复用，或者循环的向量化比拷贝更好）。把这个点看作在屋顶上，"
+        "而不是超出它"
+    ),
+    "roofline.above.flat": (
+        "高于平屋顶（{roof}），所以测得的峰值对它来说太低了：它的计算比测量峰值的矩阵乘法更快"
+        "（另一种形状，或更多线程）。把这个点看作在屋顶上，而不是超出它"
+    ),
+    "roofline.reach": "达到屋顶（{roof}）在该强度下允许值的 {reach:.1%}",
+    "roofline.head": (
+        "**{name}**：每字节 {intensity:.3g} 次浮点运算，{gflops:.3g} GFLOP/s，{where}。"
+        "在它的 {seconds} 中，按峰值计算需要 {arithmetic}，内存传输需要 {memory}"
+    ),
+    "roofline.overhead": (
+        "{head}：**{found}**，{rest:.1%} 的时间两者都不是："
+        "是开销（Python、分发、启动、分配、等待）。"
+    ),
+    "roofline.compute": "{head}：**{found}**，大部分时间花在计算上。",
+    "roofline.bandwidth": "{head}：**{found}**，大部分时间花在搬运字节上。",
+    "roofline.roof": "{level}：拷贝 {size}",
+    "roofline.roof.thread": "{level}：拷贝 {size}，{threads} 个线程",
+    "roofline.roof.threads": "{level}：拷贝 {size}，{threads} 个线程",
+    "roofline.plot.roof": "屋顶（{roof}）",
+    "roofline.plot.point": "{name}（{found}）",
+    "roofline.plot.x": "算术强度（每搬运一字节的浮点运算数，对数坐标）",
+    "roofline.plot.y": "实际达到的 FLOP/s（对数坐标）",
+    "roofline.plot.title": "屋顶线模型：峰值 {peak:.3g} GFLOP/s，带宽 {bandwidths} GB/s",
     # day 5: loops, claims, compiled and the day's conclusions
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
@@ -301,6 +331,12 @@ WORDS = {
     # the readings the live view sums up (helpers.live)
     "process memory": "进程内存",
     "mps allocated": "MPS 已分配显存",
+    # the limits and memory levels of helpers.roofline
+    "compute-bound": "计算受限",
+    "bandwidth-bound": "带宽受限",
+    "overhead-bound": "开销受限",
+    "cache": "缓存",
+    "memory": "内存",
     # what the codes of day 4's categorical columns mean (helpers.preprocessing.CODES)
     "1 typical angina, 2 atypical angina, 3 non-anginal pain, 4 no symptoms": (
         "1 典型心绞痛，2 非典型心绞痛，3 非心绞痛性胸痛，4 无症状"
