@@ -347,6 +347,124 @@ MESSAGES = {
     "roofline.plot.y": "achieved FLOP/s (log scale)",
     "roofline.plot.title": "Roofline: peak {peak:.3g} GFLOP/s, bandwidth {bandwidths} GB/s",
     # day 5: loops, claims, compiled and the day's conclusions
+    # helpers.claims: the lesson's explanation judged part by part (days 5 and 6)
+    "claims.claim.floor": (
+        "A floor (底噪) every epoch pays whether or not it records: the Python `for` loop "
+        "itself plus launching kernels (启动开销)"
+    ),
+    "claims.claim.sync": (
+        "`.item()` is a synchronisation (同步) that makes the CPU wait for the GPU, with a "
+        "threshold effect (阈值效应): below some recording frequency the waits stop mattering"
+    ),
+    "claims.claim.issue": (
+        "Submission is asynchronous (异步): once recordings are rare, how fast the CPU "
+        "issues commands, not the number of syncs, limits the speed"
+    ),
+    "claims.claim.compute": (
+        "'About 3 s of necessary compute' (必须的计算时长), subtracted to leave the "
+        "remaining time (剩余时长)"
+    ),
+    "claims.column.claim": "claim",
+    "claims.column.verdict": "your data",
+    "claims.column.evidence": "evidence",
+    "claims.verdict.supported": "supported",
+    "claims.verdict.partly supported": "partly supported",
+    "claims.verdict.not supported": "not supported",
+    "claims.verdict.supported (second half only)": "supported (second half only)",
+    "claims.verdict.not testable": "not testable on a {device}",
+    "claims.verdict.loose: could be time inside operators": "loose: could be time inside operators",
+    "claims.verdict.loose: more than time inside operators": (
+        "loose: more than time inside operators"
+    ),
+    "claims.line": "- **{verdict}** ({part}): {evidence}",
+    "claims.single.noise": (
+        "{n} single runs cannot price a recording: no line, straight or not, can be seen in them."
+    ),
+    "claims.single.drift": (
+        "these {n} runs drifted: a slope that more recordings cannot cause, so no price either."
+    ),
+    "claims.single.priced": (
+        "these {n} runs do price a recording, though one run each is a thin basis."
+    ),
+    "claims.launches.cuda": "{computing:.0f} of them compute, each a kernel launch",
+    "claims.launches.mps": "{computing:.0f} of them compute, each a GPU kernel",
+    "claims.launches.cpu": (
+        "{computing:.0f} of them compute; a CPU launches no kernels, so dispatch, autograd and "
+        "the optimiser's Python stand in for the launches"
+    ),
+    "claims.floor.head": (
+        "The floor is real: {value} per epoch (95% interval {low} to {high}), paid whatever is "
+        "recorded; {outside:.0%} of an epoch lies outside the operators' own time"
+    ),
+    "claims.floor.loop": (
+        "The `for` statement with its `%` test takes {ns:.0f} ns of it ({percent:.2g}%): the loop "
+        "that carries a floor is the Python each epoch runs, not the loop statement"
+    ),
+    "claims.floor.overhead": (
+        "{head}: overhead, the cost of issuing the {operators:.0f} operators each epoch "
+        "dispatches ({launches}). {loop}."
+    ),
+    "claims.floor.work": (
+        "{head}: most of the floor is the operators' work itself, not the loop or the launches. "
+        "{loop}."
+    ),
+    "claims.sync.priced": "one recording costs {price}",
+    "claims.sync.sharp": "these runs would have detected {smallest} or more",
+    "claims.sync.no_queue": (
+        "On a {device} nothing is queued, so `.item()` has nothing to wait for: it reads a number "
+        "already in memory. What these runs saw ({priced}; {zero}; bend {bend}) is the work of "
+        "recording, or noise, not a wait; run this notebook on a GPU to test the claim."
+    ),
+    "claims.sync.hidden": (
+        "On this {device} device the waits do not show: {priced}: {zero}; {sharp}, so if they "
+        "cost, they cost less."
+    ),
+    "claims.sync.drift": (
+        "Recording more made runs faster ({priced}): a drift of the machine, not a cost. "
+        "Re-run with more rounds."
+    ),
+    "claims.sync.threshold": (
+        "The waits are real: {priced}, and the time bends upwards (bend {bend}): frequent "
+        "recordings cost more each, rare ones next to nothing: a threshold effect."
+    ),
+    "claims.sync.no_threshold": (
+        "The waits are real: {priced}. But the time does not bend upwards (bend {bend}): each "
+        "recording costs the same however often it comes, so the waits matter in proportion to "
+        "their number: no threshold."
+    ),
+    "claims.issue.facts": (
+        "with rare recordings an epoch takes {epoch}, {overhead:.0%} of it outside the "
+        "operators (overhead) and {sync_share:.1%} of a run in the recordings' waits; issuing "
+        "fewer operations per epoch made training at least {speedup_low:.2f}× as fast in "
+        "three rounds out of four"
+    ),
+    "claims.issue.failed.inside": (
+        "most of an epoch is spent inside operators: the work, not issuing it"
+    ),
+    "claims.issue.failed.waits": "the waits still take most of the time",
+    "claims.issue.failed.speed": "issuing less did not make it reliably faster",
+    "claims.issue.joint": "; ",
+    "claims.issue.not_supported": "{facts}; but {reasons}.",
+    "claims.issue.second_half": (
+        "On a CPU nothing is queued (the CPU runs each operator itself), so only the second "
+        "half can be tested, and it holds: {facts}."
+    ),
+    "claims.issue.supported": "{facts}.",
+    "claims.compute.head": (
+        "{seconds:g} s over {epochs} epochs is {per_epoch} per epoch. As arithmetic "
+        "({flops:,.0f} FLOPs per epoch) that is {gflops:.3g} GFLOP/s, {below:,.0f}× below this "
+        "machine's own peak: it is not arithmetic time. Here the operators' own time over "
+        "{epochs} epochs is {inside_total:.2g} s ({inside} per epoch)"
+    ),
+    "claims.compute.inside": (
+        "{head}: the {seconds:g} s are within twice that, so they could be time inside "
+        "operators (on a GPU, kernels that take microseconds however little they compute); "
+        "the lesson never said, so its remaining time is not well defined either."
+    ),
+    "claims.compute.overhead": (
+        "{head}: the {seconds:g} s are more than twice that, so they must hold overhead as well; "
+        "the lesson never said, so its remaining time is not well defined either."
+    ),
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
 }

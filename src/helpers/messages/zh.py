@@ -307,6 +307,103 @@ MESSAGES = {
     "roofline.plot.y": "实际达到的 FLOP/s（对数坐标）",
     "roofline.plot.title": "屋顶线模型：峰值 {peak:.3g} GFLOP/s，带宽 {bandwidths} GB/s",
     # day 5: loops, claims, compiled and the day's conclusions
+    # helpers.claims
+    "claims.claim.floor": (
+        "每个轮次无论是否记录都要付出的底噪（floor）：Python 的 `for` 循环本身加上内核的启动开销"
+    ),
+    "claims.claim.sync": (
+        "`.item()` 是一次同步（synchronisation），让 CPU 等待 GPU，并有阈值效应："
+        "记录频率低于某个值后，等待就不再要紧"
+    ),
+    "claims.claim.issue": (
+        "提交是异步的：一旦记录变得稀少，限制速度的是 CPU 发出命令的快慢，而不是同步的次数"
+    ),
+    "claims.claim.compute": "“大约 3 s 的必须的计算时长”，减去它之后剩下剩余时长",
+    "claims.column.claim": "论断",
+    "claims.column.verdict": "你的数据",
+    "claims.column.evidence": "证据",
+    "claims.verdict.supported": "成立",
+    "claims.verdict.partly supported": "部分成立",
+    "claims.verdict.not supported": "不成立",
+    "claims.verdict.supported (second half only)": "成立（仅后半部分）",
+    "claims.verdict.not testable": "在 {device} 上无法检验",
+    "claims.verdict.loose: could be time inside operators": "含糊：可能是算子内部的时间",
+    "claims.verdict.loose: more than time inside operators": "含糊：不止是算子内部的时间",
+    "claims.line": "- **{verdict}**（{part}）：{evidence}",
+    "claims.single.noise": "{n} 次单独的运行无法给一次记录定价：从中看不出任何直线，无论直不直。",
+    "claims.single.drift": (
+        "这 {n} 次运行发生了漂移：这样的斜率不可能由更多的记录造成，所以也无法定价。"
+    ),
+    "claims.single.priced": "这 {n} 次运行确实给一次记录定了价，不过每种条件只跑一次，依据很单薄。",
+    "claims.launches.cuda": "其中 {computing:.0f} 个在计算，每个都是一次内核启动",
+    "claims.launches.mps": "其中 {computing:.0f} 个在计算，每个都是一个 GPU 内核",
+    "claims.launches.cpu": (
+        "其中 {computing:.0f} 个在计算；CPU 不启动内核，所以由分发、autograd 和优化器的 Python 代码"
+        "代替启动开销"
+    ),
+    "claims.floor.head": (
+        "底噪是真实的：每个轮次 {value}（95% 区间 {low} 至 {high}），无论记录什么都要付出；"
+        "一个轮次中有 {outside:.0%} 在算子自身的时间之外"
+    ),
+    "claims.floor.loop": (
+        "带 `%` 判断的 `for` 语句占其中 {ns:.0f} ns（{percent:.2g}%）：承载底噪的“循环”"
+        "是每个轮次运行的 Python 代码，而不是循环语句本身"
+    ),
+    "claims.floor.overhead": (
+        "{head}：是开销，即发出每个轮次分发的 {operators:.0f} 个算子的代价（{launches}）。{loop}。"
+    ),
+    "claims.floor.work": "{head}：底噪大部分是算子本身的工作，而不是循环或启动。{loop}。",
+    "claims.sync.priced": "一次记录的代价是 {price}",
+    "claims.sync.sharp": "这些运行能发现 {smallest} 或更大的代价",
+    "claims.sync.no_queue": (
+        "在 {device} 上没有排队的工作，所以 `.item()` 没有什么可等：它读取的是内存中已有的数。"
+        "这些运行看到的（{priced}；{zero}；弯曲 {bend}）是记录本身的工作或噪声，而不是等待；"
+        "请在 GPU 上运行这个 notebook 来检验这一论断。"
+    ),
+    "claims.sync.hidden": (
+        "在这台 {device} 设备上看不出等待：{priced}：{zero}；{sharp}，所以即使有代价，也比这更小。"
+    ),
+    "claims.sync.drift": (
+        "记录越多运行反而越快（{priced}）：这是机器的漂移，而不是开销。请增加轮数重新运行。"
+    ),
+    "claims.sync.threshold": (
+        "等待是真实的：{priced}，而且时间向上弯曲（弯曲 {bend}）：频繁的记录每次更贵，"
+        "稀少的几乎不花时间：这就是阈值效应。"
+    ),
+    "claims.sync.no_threshold": (
+        "等待是真实的：{priced}。但时间没有向上弯曲（弯曲 {bend}）：无论记录多频繁，"
+        "每次代价都相同，"
+        "所以等待的影响与次数成正比：没有阈值。"
+    ),
+    "claims.issue.facts": (
+        "记录稀少时一个轮次耗时 {epoch}，其中 {overhead:.0%} 在算子之外（开销），"
+        "一次运行中有 {sync_share:.1%} 花在记录的等待上；每个轮次发出更少的操作，"
+        "在四轮中有三轮让训练至少快到 {speedup_low:.2f}×"
+    ),
+    "claims.issue.failed.inside": "一个轮次的大部分时间花在算子内部：是工作本身，而不是发出工作",
+    "claims.issue.failed.waits": "等待仍占了大部分时间",
+    "claims.issue.failed.speed": "少发出操作并没有稳定地变快",
+    "claims.issue.joint": "；",
+    "claims.issue.not_supported": "{facts}；但是{reasons}。",
+    "claims.issue.second_half": (
+        "在 CPU 上没有排队的工作（CPU 自己运行每个算子），所以只能检验后半部分，而它成立：{facts}。"
+    ),
+    "claims.issue.supported": "{facts}。",
+    "claims.compute.head": (
+        "{epochs} 个轮次 {seconds:g} s，即每个轮次 {per_epoch}。若当作纯计算"
+        "（每个轮次 {flops:,.0f} 次浮点运算），那是 {gflops:.3g} GFLOP/s，比本机自己的峰值低 "
+        "{below:,.0f}×：它不是计算时间。在这里，{epochs} 个轮次中算子自身的时间是 "
+        "{inside_total:.2g} s（每个轮次 {inside}）"
+    ),
+    "claims.compute.inside": (
+        "{head}：这 {seconds:g} s 在它的两倍以内，所以可能是算子内部的时间"
+        "（在 GPU 上，内核无论计算多少都要花几微秒）；课程没有说明，"
+        "所以它的剩余时长也没有明确的定义。"
+    ),
+    "claims.compute.overhead": (
+        "{head}：这 {seconds:g} s 超过了它的两倍，所以其中一定还有开销；"
+        "课程没有说明，所以它的剩余时长也没有明确的定义。"
+    ),
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
 }
