@@ -346,6 +346,52 @@ MESSAGES = {
     "roofline.plot.x": "arithmetic intensity (FLOPs per byte moved, log scale)",
     "roofline.plot.y": "achieved FLOP/s (log scale)",
     "roofline.plot.title": "Roofline: peak {peak:.3g} GFLOP/s, bandwidth {bandwidths} GB/s",
+    # helpers.crossover (day 6)
+    "crossover.span": "the lesson's {low:,.0f}-{high:,.0f}",
+    "crossover.span.rows": "the lesson's {low:,.0f}-{high:,.0f} rows",
+    "crossover.never": (
+        "Against {against}, the GPU is not faster anywhere up to {largest:,.0f} rows "
+        "measured: these curves cannot confirm {span}."
+    ),
+    "crossover.pays_off": "Against {against}, the GPU pays off from about {rows:,.0f} rows",
+    "crossover.already": (
+        "Against {against}, the GPU is faster already at the smallest size measured "
+        "({rows:,.0f} rows)"
+    ),
+    "crossover.far_below": "{where}: far below {span}.",
+    "crossover.below": "{where}: below {span}, within a factor of ten.",
+    "crossover.within": "{where}: within {span}.",
+    "crossover.above": "{where}: above {span}.",
+    "crossover.bound.none": (
+        "The lesson's GPU was measured at one size only: {rows} rows, {step_ms:.2f} ms per epoch "
+        "(a whole loop, divided by its epochs). A GPU step does not get faster with more rows, so "
+        "the GPU cannot pay off below {largest:,.0f} rows: your CPU's step stays faster than "
+        "that at every size measured."
+    ),
+    "crossover.bound": (
+        "The lesson's GPU was measured at one size only: {rows} rows, {step_ms:.2f} ms per epoch "
+        "(a whole loop, divided by its epochs). A GPU step does not get faster with more rows, so "
+        "the GPU cannot pay off below about {bound:,.0f} rows, where your CPU's step reaches "
+        "that time."
+    ),
+    "crossover.bound.rules_out": (
+        "{head} That alone rules out {span}: the lesson's estimate is too low here."
+    ),
+    "crossover.bound.none.below": (
+        "{head} That bound is below {span}: it neither confirms nor rules it out."
+    ),
+    "crossover.bound.within": (
+        "{head} That bound is within {span}, so it does not rule the range out. Only if the "
+        "GPU's step stayed at its {rows}-row time up to {bound:,.0f} rows (likely for so small a "
+        "network, but not measured) would it pay off right there; a GPU curve (this machine's, or "
+        "a reference measured on a GPU) turns the bound into a measurement."
+    ),
+    "crossover.bound.below": (
+        "{head} That bound is below {span}, so it does not rule the range out. Only if the "
+        "GPU's step stayed at its {rows}-row time up to {bound:,.0f} rows (likely for so small a "
+        "network, but not measured) would it pay off right there; a GPU curve (this machine's, or "
+        "a reference measured on a GPU) turns the bound into a measurement."
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims: the lesson's explanation judged part by part (days 5 and 6)
     "claims.claim.floor": (

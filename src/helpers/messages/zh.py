@@ -306,6 +306,40 @@ MESSAGES = {
     "roofline.plot.x": "算术强度（每搬运一字节的浮点运算数，对数坐标）",
     "roofline.plot.y": "实际达到的 FLOP/s（对数坐标）",
     "roofline.plot.title": "屋顶线模型：峰值 {peak:.3g} GFLOP/s，带宽 {bandwidths} GB/s",
+    # helpers.crossover
+    "crossover.span": "课程所说的 {low:,.0f}-{high:,.0f}",
+    "crossover.span.rows": "课程所说的 {low:,.0f}-{high:,.0f} 行",
+    "crossover.never": (
+        "与{against}相比，在测量到的 {largest:,.0f} 行以内 GPU 都不更快：这些曲线无法证实{span}。"
+    ),
+    "crossover.pays_off": "与{against}相比，GPU 从大约 {rows:,.0f} 行起开始划算",
+    "crossover.already": "与{against}相比，GPU 在测量的最小大小（{rows:,.0f} 行）就已经更快",
+    "crossover.far_below": "{where}：远低于{span}。",
+    "crossover.below": "{where}：低于{span}，但在十倍以内。",
+    "crossover.within": "{where}：在{span}之内。",
+    "crossover.above": "{where}：高于{span}。",
+    "crossover.bound.none": (
+        "课程的 GPU 只在一个大小上测量过：{rows} 行，每个轮次 {step_ms:.2f} ms"
+        "（整个循环除以轮次数）。GPU 的一步不会因为行数增加而变快，所以 GPU 在 {largest:,.0f} 行"
+        "以下不可能划算：在测量的每个大小上，你的 CPU 的一步都比它快。"
+    ),
+    "crossover.bound": (
+        "课程的 GPU 只在一个大小上测量过：{rows} 行，每个轮次 {step_ms:.2f} ms"
+        "（整个循环除以轮次数）。GPU 的一步不会因为行数增加而变快，所以 GPU 在大约 {bound:,.0f} 行"
+        "以下不可能划算，那里你的 CPU 的一步达到这个时间。"
+    ),
+    "crossover.bound.rules_out": "{head}仅凭这一点就排除了{span}：课程的估计在这里太低了。",
+    "crossover.bound.none.below": "{head}这个下界低于{span}：它既不能证实也不能排除它。",
+    "crossover.bound.within": (
+        "{head}这个下界在{span}之内，所以它不排除这个范围。只有当 GPU 的一步在 {bound:,.0f} 行以内"
+        "都保持 {rows} 行时的时间（对这么小的网络很可能，但没有测量），它才恰好在那里划算；"
+        "一条 GPU 曲线（本机的，或在 GPU 上测得的参考）能把这个下界变成测量结果。"
+    ),
+    "crossover.bound.below": (
+        "{head}这个下界低于{span}，所以它不排除这个范围。只有当 GPU 的一步在 {bound:,.0f} 行以内"
+        "都保持 {rows} 行时的时间（对这么小的网络很可能，但没有测量），它才恰好在那里划算；"
+        "一条 GPU 曲线（本机的，或在 GPU 上测得的参考）能把这个下界变成测量结果。"
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims
     "claims.claim.floor": (
