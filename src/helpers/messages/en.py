@@ -511,6 +511,26 @@ MESSAGES = {
         "{head}: the {seconds:g} s are more than twice that, so they must hold overhead as well; "
         "the lesson never said, so its remaining time is not well defined either."
     ),
+    # helpers.compiled (day 5)
+    "compiled.not_measured": "not measured",
+    "compiled.never": "never",
+    "compiled.advice.cold.missing": "with a cold cache: not measured in this run",
+    "compiled.advice.warm.missing": "with a warm cache: not measured in this run",
+    "compiled.advice.cold": (
+        "with a cold cache, **{short}** for {epochs:,} epochs ({short_s:.1f} s in all) and "
+        "**{long}** for {long_epochs:,} ({long_s:,.0f} s)"
+    ),
+    "compiled.advice.warm": (
+        "with a warm cache, **{short}** for {epochs:,} epochs ({short_s:.1f} s in all) and "
+        "**{long}** for {long_epochs:,} ({long_s:,.0f} s)"
+    ),
+    "compiled.advice.joint": "; ",
+    "compiled.advice": "Fastest end to end, compile included: {lines}.",
+    # helpers.profiling (day 5): the timeline's rows and axis
+    "profiling.row.phase": "phases",
+    "profiling.row.operator": "operators",
+    "profiling.row.kernel": "kernels",
+    "profiling.x": "time (µs from the first event)",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
 }

@@ -438,6 +438,26 @@ MESSAGES = {
         "{head}：这 {seconds:g} s 超过了它的两倍，所以其中一定还有开销；"
         "课程没有说明，所以它的剩余时长也没有明确的定义。"
     ),
+    # helpers.compiled
+    "compiled.not_measured": "未测量",
+    "compiled.never": "永不",
+    "compiled.advice.cold.missing": "冷缓存：本次运行未测量",
+    "compiled.advice.warm.missing": "热缓存：本次运行未测量",
+    "compiled.advice.cold": (
+        "冷缓存时，{epochs:,} 个轮次用 **{short}**（共 {short_s:.1f} s），"
+        "{long_epochs:,} 个轮次用 **{long}**（{long_s:,.0f} s）"
+    ),
+    "compiled.advice.warm": (
+        "热缓存时，{epochs:,} 个轮次用 **{short}**（共 {short_s:.1f} s），"
+        "{long_epochs:,} 个轮次用 **{long}**（{long_s:,.0f} s）"
+    ),
+    "compiled.advice.joint": "；",
+    "compiled.advice": "算上编译，端到端最快的是：{lines}。",
+    # helpers.profiling
+    "profiling.row.phase": "阶段",
+    "profiling.row.operator": "算子",
+    "profiling.row.kernel": "内核",
+    "profiling.x": "时间（距第一个事件的 µs）",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
 }
