@@ -533,4 +533,92 @@ MESSAGES = {
     "profiling.x": "time (µs from the first event)",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
+    # helpers.scaling and helpers.links: day 8's findings
+    "scaling.communication.bound": (
+        "**communication-bound**: more processes make each step slower, not faster"
+    ),
+    "scaling.communication.large": (
+        "communication is a large part: fewer, larger all-reduces (bigger batches) pay off"
+    ),
+    "scaling.communication.compute": (
+        "**compute-bound**: the all-reduce costs little next to the arithmetic"
+    ),
+    "scaling.overlap.none": (
+        "The step waited longer than one all-reduce of all the gradients takes alone "
+        "({allreduce_ms:.2f} ms): overlapping hid nothing, and the other {other_ms:.2f} ms are "
+        "not the all-reduce itself: DDP's own work around it, or processes slowing each other's "
+        "compute."
+    ),
+    "scaling.overlap.hidden": (
+        "Overlapping the all-reduce with the backward pass hid {hidden:.0%} of it."
+    ),
+    "scaling.communication": (
+        "The {name} model: communication is {share:.0%} of each step ({exposed_ms:.2f} of "
+        "{step_ms:.2f} ms); {kind}. {overlap}"
+    ),
+    "scaling.lost.unknown": "the loss is communication, or processes slowing each other's compute",
+    "scaling.lost.shared": (
+        "the loss is communication and shared cores (compute: {contention:.2f}× alone)"
+    ),
+    "scaling.lost.communication": (
+        "the loss is communication (compute beside the others: {contention:.2f}× alone)"
+    ),
+    "scaling.head.strong": (
+        "Strong scaling, {processes} processes: {speedup:.2f}× the throughput of one process "
+        "(efficiency {efficiency:.0%})"
+    ),
+    "scaling.head.weak": (
+        "Weak scaling, {processes} processes: {speedup:.2f}× the throughput of one process "
+        "(efficiency {efficiency:.0%})"
+    ),
+    "scaling.verdict.slower": (
+        "{head}: **slower than one process**: it loses more than the split work saves; {lost}."
+    ),
+    "scaling.verdict.above_ideal": (
+        "{head}: **above the ideal**, more than N times one process's throughput from N "
+        "processes: the one-process run was slowed (noise, or data that fits the caches of N "
+        "processes but not of one); repeat it before reading it."
+    ),
+    "scaling.verdict.perfect": "{head}: **near-perfect** scaling.",
+    "scaling.verdict.lossy": "{head}: **useful but lossy**; {lost}.",
+    "scaling.verdict.poor": (
+        "{head}: **poor**, under 60% of the ideal; the split of a step into compute and "
+        "communication says how much of the loss is the all-reduce."
+    ),
+    "scaling.difference": "{a} minus {b}, per step: {value}: {zero}",
+    "scaling.difference.none": "{said}; no difference shows.",
+    "scaling.difference.slower": "{said}, so {slower} is slower.",
+    "scaling.contention": (
+        "Even without communication, computing {rows} rows took {beside_ms:.1f} ms per step "
+        "beside the other processes, against {alone_ms:.1f} ms alone"
+    ),
+    "scaling.contention.shared": (
+        "{head}: {ratio:.2f}× as long: the processes share its cores, memory and caches."
+    ),
+    "scaling.contention.faster": (
+        "{head}: {ratio:.2f}× as long, faster beside the others than alone, which sharing "
+        "cannot explain: one of the two was disturbed, so this comparison says nothing "
+        "about contention."
+    ),
+    "scaling.contention.same": (
+        "{head}: about the same ({ratio:.2f}×), so the processes hardly slowed each other's "
+        "compute; what the extra process loses goes to communication."
+    ),
+    "links.latency": (
+        "latency **{value:,.1f} µs** (95% interval {low} to {high} µs; the smallest message, "
+        "{size:,.0f} {unit}, took {took_us:,.1f} µs)"
+    ),
+    "links.rough": (
+        "but the points lie far from the curve (typically {error:.0%} of their time): read both "
+        "as orders of magnitude"
+    ),
+    "links.close": "the curve passes within {error:.0%} of the points' times, typically",
+    "links.no_bandwidth": (
+        "{head}; the time does not grow with the size here: no bandwidth can be read from it; "
+        "{miss}"
+    ),
+    "links.bandwidth": (
+        "{head}, bandwidth **{value:.2f} GB/s** (95% interval {low} to {high} GB/s) of {unit}; "
+        "{miss}"
+    ),
 }

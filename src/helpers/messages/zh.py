@@ -460,6 +460,70 @@ MESSAGES = {
     "profiling.x": "时间（距第一个事件的 µs）",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
+    # helpers.scaling 与 helpers.links
+    "scaling.communication.bound": "**通信受限**：进程越多，每一步反而越慢",
+    "scaling.communication.large": (
+        "通信占了很大一部分：更少、更大的 all-reduce（更大的批量）才划算"
+    ),
+    "scaling.communication.compute": "**计算受限**：与计算相比，all-reduce 的代价很小",
+    "scaling.overlap.none": (
+        "这一步等待的时间比单独做一次全部梯度的 all-reduce（{allreduce_ms:.2f} ms）还长："
+        "重叠什么也没有藏住，多出的 {other_ms:.2f} ms 不是 all-reduce 本身，"
+        "而是 DDP 在它周围的工作，或者进程之间拖慢了彼此的计算。"
+    ),
+    "scaling.overlap.hidden": "把 all-reduce 与反向传播重叠，藏住了它的 {hidden:.0%}。",
+    "scaling.communication": (
+        "{name}模型：通信占每一步的 {share:.0%}（{step_ms:.2f} ms 中的 {exposed_ms:.2f} ms）；"
+        "{kind}。{overlap}"
+    ),
+    "scaling.lost.unknown": "损失来自通信，或者进程之间拖慢了彼此的计算",
+    "scaling.lost.shared": "损失来自通信和共享的核心（计算：单独时的 {contention:.2f}×）",
+    "scaling.lost.communication": (
+        "损失来自通信（与其他进程并行时的计算：单独时的 {contention:.2f}×）"
+    ),
+    "scaling.head.strong": (
+        "强扩展，{processes} 个进程：吞吐量是单进程的 {speedup:.2f}×（效率 {efficiency:.0%}）"
+    ),
+    "scaling.head.weak": (
+        "弱扩展，{processes} 个进程：吞吐量是单进程的 {speedup:.2f}×（效率 {efficiency:.0%}）"
+    ),
+    "scaling.verdict.slower": "{head}：**比单进程还慢**：损失的比分摊工作省下的还多；{lost}。",
+    "scaling.verdict.above_ideal": (
+        "{head}：**超过了理想值**，N 个进程的吞吐量超过单进程的 N 倍：单进程的那次运行被拖慢了"
+        "（噪声，或者数据能装进 N 个进程的缓存却装不进一个进程的）；请重复测量后再解读。"
+    ),
+    "scaling.verdict.perfect": "{head}：**近乎完美**的扩展。",
+    "scaling.verdict.lossy": "{head}：**有用但有损失**；{lost}。",
+    "scaling.verdict.poor": (
+        "{head}：**很差**，不到理想值的 60%；把一步拆分成计算和通信，就能看出损失中有多少是 "
+        "all-reduce。"
+    ),
+    "scaling.difference": "{a} 减 {b}，每一步：{value}：{zero}",
+    "scaling.difference.none": "{said}；看不出差别。",
+    "scaling.difference.slower": "{said}，所以 {slower} 更慢。",
+    "scaling.contention": (
+        "即使没有通信，与其他进程并行时计算 {rows} 行每步需要 {beside_ms:.1f} ms，"
+        "单独计算则需要 {alone_ms:.1f} ms"
+    ),
+    "scaling.contention.shared": "{head}：耗时为 {ratio:.2f}×：这些进程共享核心、内存和缓存。",
+    "scaling.contention.faster": (
+        "{head}：耗时为 {ratio:.2f}×，与其他进程并行时反而比单独更快，这无法用共享来解释："
+        "两次测量中有一次受到了干扰，所以这个比较说明不了争用。"
+    ),
+    "scaling.contention.same": (
+        "{head}：大致相同（{ratio:.2f}×），所以进程之间几乎没有拖慢彼此的计算；"
+        "多一个进程损失的部分都花在了通信上。"
+    ),
+    "links.latency": (
+        "延迟 **{value:,.1f} µs**（95% 区间 {low} 至 {high} µs；最小的消息 {size:,.0f} {unit}，"
+        "耗时 {took_us:,.1f} µs）"
+    ),
+    "links.rough": "但这些点离曲线很远（通常为其时间的 {error:.0%}）：两个数都只能当作数量级来读",
+    "links.close": "曲线与各点时间的偏差通常在 {error:.0%} 以内",
+    "links.no_bandwidth": "{head}；这里时间不随大小增长：从中读不出带宽；{miss}",
+    "links.bandwidth": (
+        "{head}，带宽 **{value:.2f} GB/s**（95% 区间 {low} 至 {high} GB/s，按{unit}计）；{miss}"
+    ),
 }
 
 WORDS = {
@@ -488,6 +552,14 @@ WORDS = {
     "overhead-bound": "开销受限",
     "cache": "缓存",
     "memory": "内存",
+    # the names day 8 passes to helpers.scaling and helpers.links
+    "small": "小",
+    "wide": "宽",
+    "1 MB buckets": "1 MB 的桶",
+    "one bucket": "一个桶",
+    "a step with .item()": "带 .item() 的一步",
+    "a step without": "不带它的一步",
+    "bytes each rank sends": "每个进程发送的字节",
     # what the codes of day 4's categorical columns mean (helpers.preprocessing.CODES)
     "1 typical angina, 2 atypical angina, 3 non-anginal pain, 4 no symptoms": (
         "1 典型心绞痛，2 非典型心绞痛，3 非心绞痛性胸痛，4 无症状"
