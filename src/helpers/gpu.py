@@ -13,6 +13,7 @@ import torch
 
 from helpers import nvml
 from helpers.cpu import cpu_name
+from helpers.messages import text
 from helpers.topology import binary_size
 
 GENERATIONS = {
@@ -67,14 +68,14 @@ def gpu_tier(name: str, memory_gb: float) -> tuple[str, str]:
     ('consumer', 'data centre')
     """
     if match := DATA_CENTRE.search(name):
-        return "data centre", f"the name contains {match.group(0)!r}, a data-centre product line"
+        return "data centre", text("gpu.tier.data_centre", line=match.group(0))
     if match := WORKSTATION.search(name):
-        return "workstation", f"the name contains {match.group(0)!r}, a workstation line"
+        return "workstation", text("gpu.tier.workstation", line=match.group(0))
     if match := CONSUMER.search(name):
-        return "consumer", f"the name contains {match.group(0)!r}, a consumer (gaming) line"
+        return "consumer", text("gpu.tier.consumer", line=match.group(0))
     if memory_gb >= 40:
-        return "data centre", f"unknown name; {memory_gb:.0f} GB of memory is data-centre sized"
-    return "consumer", f"unknown name; {memory_gb:.0f} GB of memory is consumer sized (a guess)"
+        return "data centre", text("gpu.tier.large", memory_gb=memory_gb)
+    return "consumer", text("gpu.tier.small", memory_gb=memory_gb)
 
 
 def gpu_info() -> list[dict]:

@@ -14,6 +14,7 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
+from helpers.messages import text
 from helpers.timing import timed
 
 
@@ -100,7 +101,7 @@ def train(
     result = TrainResult(device=str(X.device))
     chunk = max(1, epochs // 100)  # update the bar about 100 times, not every epoch
     model.train()
-    bar = tqdm(total=epochs, desc="training", unit="epoch", disable=not progress)
+    bar = tqdm(total=epochs, desc=text("training.bar"), unit="epoch", disable=not progress)
     with bar, timed(X.device) as watch:
         for epoch in range(epochs):
             loss = sgd_step(model, optimizer, X, y)

@@ -392,6 +392,31 @@ MESSAGES = {
         "network, but not measured) would it pay off right there; a GPU curve (this machine's, or "
         "a reference measured on a GPU) turns the bound into a measurement."
     ),
+    # helpers.topology and helpers.gpu (day 1)
+    "topology.smt.unknown": (
+        "How many hardware threads each core runs could not be read on this machine."
+    ),
+    "topology.smt.part": "{cores} run {threads}",
+    "topology.smt.and": " and ",
+    "topology.smt.hybrid": (
+        "The cores differ: of {cores} cores, {parts} hardware thread(s) each (a hybrid CPU, such "
+        "as Intel's performance and efficiency cores), so logical CPUs divided by cores is not "
+        "the threads of any one core."
+    ),
+    "topology.smt.one": (
+        "Each core runs one hardware thread here, so logical CPUs and cores are the same."
+    ),
+    "topology.smt.many": (
+        "Each core runs {threads} hardware threads (simultaneous multithreading, "
+        "'hyper-threading'), so {threads} logical CPUs share one core's arithmetic units."
+    ),
+    "gpu.tier.data_centre": "the name contains {line!r}, a data-centre product line",
+    "gpu.tier.workstation": "the name contains {line!r}, a workstation line",
+    "gpu.tier.consumer": "the name contains {line!r}, a consumer (gaming) line",
+    "gpu.tier.large": "unknown name; {memory_gb:.0f} GB of memory is data-centre sized",
+    "gpu.tier.small": "unknown name; {memory_gb:.0f} GB of memory is consumer sized (a guess)",
+    # helpers.training (days 0, 2, 4, 5, 7): the progress bar
+    "training.bar": "training",
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims: the lesson's explanation judged part by part (days 5 and 6)
     "claims.claim.floor": (

@@ -340,6 +340,27 @@ MESSAGES = {
         "都保持 {rows} 行时的时间（对这么小的网络很可能，但没有测量），它才恰好在那里划算；"
         "一条 GPU 曲线（本机的，或在 GPU 上测得的参考）能把这个下界变成测量结果。"
     ),
+    # helpers.topology 与 helpers.gpu
+    "topology.smt.unknown": "在这台机器上读不出每个核心运行几个硬件线程。",
+    "topology.smt.part": "{cores} 个核心各运行 {threads} 个",
+    "topology.smt.and": "、",
+    "topology.smt.hybrid": (
+        "各核心并不相同：{cores} 个核心中，{parts}硬件线程（混合架构 CPU，例如 Intel "
+        "的性能核与能效核），"
+        "所以逻辑 CPU 数除以核心数并不是任何一个核心的线程数。"
+    ),
+    "topology.smt.one": "这里每个核心运行一个硬件线程，所以逻辑 CPU 与核心是一回事。",
+    "topology.smt.many": (
+        "每个核心运行 {threads} 个硬件线程（同时多线程，即“超线程”），"
+        "所以 {threads} 个逻辑 CPU 共享一个核心的计算单元。"
+    ),
+    "gpu.tier.data_centre": "名称中含有 {line!r}，这是数据中心产品线",
+    "gpu.tier.workstation": "名称中含有 {line!r}，这是工作站产品线",
+    "gpu.tier.consumer": "名称中含有 {line!r}，这是消费级（游戏）产品线",
+    "gpu.tier.large": "名称未知；{memory_gb:.0f} GB 显存是数据中心级的容量",
+    "gpu.tier.small": "名称未知；{memory_gb:.0f} GB 显存是消费级的容量（推测）",
+    # helpers.training
+    "training.bar": "训练",
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims
     "claims.claim.floor": (
