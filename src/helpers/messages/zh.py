@@ -193,7 +193,7 @@ MESSAGES = {
     "memory.autocast.cpu": "CPU：bfloat16（只有支持 AVX-512 BF16 或 AMX 时才快）",
     "memory.sizes": "{whole_mb:,.0f} MB 对 {micro_mb:,.0f} MB",
     "memory.accumulation.less": (
-        "{parts} 个微批次所需的峰值内存是整批的 1/{ratio:.1f}（{sizes}）。"
+        "{parts} 个微批次的峰值内存比整批低：整批是它的 {ratio:.1f}×（{sizes}）。"
     ),
     "memory.accumulation.cuda": (
         "微批次的峰值并没有更低（{sizes}）：在这个批量大小下，决定峰值的是权重、梯度和优化器状态，"
