@@ -84,15 +84,17 @@ def compile_all(
         try:
             step, seconds = first_calls(make, k, fresh(), X, y)
         except Exception as err:  # noqa: BLE001 - reported; the other variants still run
-            notes[name] = f"not available here ({type(err).__name__}: {str(err)[:120]})"
+            notes[name] = text(
+                "compiled.note.unavailable", error=type(err).__name__, why=str(err)[:120]
+            )
             continue
         if "CUDA graphs" in name and graphs_skipped() > skips:
-            notes[name] = "Inductor declined CUDA graphs (its warning says why): left out"
+            notes[name] = text("compiled.note.declined")
             continue
         ready[name] = (step, k, seconds)
-        notes[name] = f"first calls {seconds:.1f} s in this process"
+        notes[name] = text("compiled.note.first_calls", seconds=seconds)
     if torch.device(device).type != "cuda":
-        notes["hand-written step, CUDA graphs"] = "needs an NVIDIA GPU: not measured here"
+        notes["hand-written step, CUDA graphs"] = text("compiled.note.needs_gpu")
     return ready, notes
 
 

@@ -537,6 +537,10 @@ MESSAGES = {
         "the lesson never said, so its remaining time is not well defined either."
     ),
     # helpers.compiled (day 5)
+    "compiled.note.unavailable": "not available here ({error}: {why})",
+    "compiled.note.declined": "Inductor declined CUDA graphs (its warning says why): left out",
+    "compiled.note.first_calls": "first calls {seconds:.1f} s in this process",
+    "compiled.note.needs_gpu": "needs an NVIDIA GPU: not measured here",
     "compiled.not_measured": "not measured",
     "compiled.never": "never",
     "compiled.advice.cold.missing": "with a cold cache: not measured in this run",
@@ -556,6 +560,122 @@ MESSAGES = {
     "profiling.row.operator": "operators",
     "profiling.row.kernel": "kernels",
     "profiling.x": "time (µs from the first event)",
+    # helpers.recording: day 5's findings, cell by cell
+    "recording.measured_on": "Measured on: **{card}**. PyTorch uses 1 thread here, on purpose.",
+    "recording.one_thread": "one thread",
+    "recording.arithmetic": (
+        "One epoch is **{flops:,} FLOPs**; this device's peak is **{peak:,.1f} GFLOP/s** "
+        "({where}), so the arithmetic needs **{arithmetic_us:.2f} µs** of an epoch that takes "
+        "**{epoch_us:,.0f} µs**. Time inside operators is **{inside_us:,.0f} µs** "
+        "({inside_share:.0%} of the epoch), {ratio:,.0f}× the arithmetic: an operator on tiny "
+        "tensors costs far more than the sums it does."
+    ),
+    "recording.runs.same": "{epochs} epochs per run (the student's).",
+    "recording.runs.other": "{epochs} epochs per run (not the student's {student}).",
+    "recording.fits": (
+        "- **The student's four runs:** {student} Their run-to-run scatter is {student_sd:.2f} s: "
+        "{student_says}\n- **Your four runs:** {yours} Your scatter is {your_sd:.2f} s: "
+        "{your_says}"
+    ),
+    "recording.round": "round {i}: {names}",
+    "recording.round.joint": "; ",
+    "recording.rounds": (
+        "{epochs} epochs per run, each round in its own shuffled order ({rounds})."
+    ),
+    "recording.noise": (
+        "- Recording every epoch against never (seconds per run): {extremes}\n- The lesson's "
+        "comparison, every 100 against every 2000: {lesson}\n- Run-to-run noise: the "
+        "interquartile range is typically **{noise:.1%}** of a run's time."
+    ),
+    "recording.price.below": (
+        "**The price:** {price}\n\n**The shape:** {shape}\n\nOne `.item()` alone, timed by "
+        "`torch.utils.benchmark`, takes {item_us:.2f} µs (middle half of the blocks {low_us:.2f} "
+        "to {high_us:.2f} µs).\n\nAt {epochs} epochs, `a` would be about **{a_run:.1f} s**, "
+        "{a_us:.0f} µs per epoch that no logging frequency can remove. Section 2 timed such runs "
+        "at **{fastest:.2f} to {slowest:.2f} s** ({fastest_us:.0f} to {slowest_us:.0f} µs per "
+        "epoch), so `a` is {off:.0%} below their median: a machine's speed drifts between "
+        "measurements minutes apart, so compare only what one interleaved run measured "
+        "(section 9 lists every epoch time this lesson measured)."
+    ),
+    "recording.price.above": (
+        "**The price:** {price}\n\n**The shape:** {shape}\n\nOne `.item()` alone, timed by "
+        "`torch.utils.benchmark`, takes {item_us:.2f} µs (middle half of the blocks {low_us:.2f} "
+        "to {high_us:.2f} µs).\n\nAt {epochs} epochs, `a` would be about **{a_run:.1f} s**, "
+        "{a_us:.0f} µs per epoch that no logging frequency can remove. Section 2 timed such runs "
+        "at **{fastest:.2f} to {slowest:.2f} s** ({fastest_us:.0f} to {slowest_us:.0f} µs per "
+        "epoch), so `a` is {off:.0%} above their median: a machine's speed drifts between "
+        "measurements minutes apart, so compare only what one interleaved run measured "
+        "(section 9 lists every epoch time this lesson measured)."
+    ),
+    "recording.floor": (
+        "The bare loop takes **{bare_ns:.0f} ns** per epoch; the floor, `a` per epoch, is "
+        "**{floor_us:.0f} µs**. Each epoch dispatches **{operators:.0f} operators** "
+        "({computing:.0f} of them do arithmetic; on a GPU each of these is a kernel launch)."
+    ),
+    "recording.profiler": (
+        "Under the profiler these phases take **{phases_us:,.0f} µs** per epoch (their own time, "
+        "not the gaps between them), {slowdown:.1f}× the {epoch_us:,.0f} µs a whole epoch takes "
+        "without it: the shares are the guide here, not the absolute times."
+    ),
+    "recording.timeline": (
+        "These {shown} traced epochs took **{traced_us:,.0f} µs** each from first event to last, "
+        "{ratio:.1f}× an epoch without the profiler (the phase table above: {slowdown:.1f}×, "
+        "counting only the phases' own time). Operators that compute fill **{operators:.0%}** of "
+        "this timeline; the white between them is overhead. The whole trace is in `{trace}`: "
+        "open it in [Perfetto](https://ui.perfetto.dev) (*Open trace file*) to zoom into every "
+        "operator, with its call stack and its thread."
+    ),
+    "recording.timeline.kernels": (
+        "These {shown} traced epochs took **{traced_us:,.0f} µs** each from first event to last, "
+        "{ratio:.1f}× an epoch without the profiler (the phase table above: {slowdown:.1f}×, "
+        "counting only the phases' own time). Operators that compute fill **{operators:.0%}** of "
+        "this timeline; the white between them is overhead. The GPU's kernels fill "
+        "**{kernels:.0%}** of it. The whole trace is in `{trace}`: open it in "
+        "[Perfetto](https://ui.perfetto.dev) (*Open trace file*) to zoom into every operator, "
+        "with its call stack and its thread."
+    ),
+    "recording.bandwidth": "**{gbs:,.1f} GB/s** ({label})",
+    "recording.roofline": (
+        "Peak **{peak:,.1f} GFLOP/s** (a large matrix product, {threads}); bandwidth "
+        "{bandwidths}.\n\n{workloads}\n\nFusing the chain made it **{speedup:.1f}×** as fast as "
+        "eager: the same arithmetic, {fewer}× fewer bytes moved."
+    ),
+    "recording.same_losses": (
+        "All variants compute the same losses (within 1e-4 relative). {notes}."
+    ),
+    "recording.fastest": (
+        "\n\n- The fastest variant per epoch is **{best}**, **{speedup:.1f}×** as fast as the "
+        "lesson loop recording every 100 epochs (median over {repeats} rounds of {epochs} "
+        "epochs).\n- It still takes **{best_us:.1f} µs** per epoch, **{ratio:,.0f}×** the "
+        "arithmetic time ({arithmetic_us:.2f} µs): what is left is the generated code's own work "
+        "on tiny tensors, and what remains of the overhead."
+    ),
+    "recording.compile.fast": (
+        "{advice} (Fast mode measures no cold compile, and takes the warm one from this "
+        "process's first calls: fresh processes take tens of seconds.)"
+    ),
+    "recording.epoch_times": (
+        "One epoch of the lesson's loop, as each section measured it: from {low:,.0f} to "
+        "{high:,.0f} µs, {ratio:.2f}× apart. The sections ran minutes apart, with other run "
+        "lengths and recordings: compare numbers within one interleaved comparison, never across "
+        "sections."
+    ),
+    "recording.live": (
+        "{label}, {epochs} epochs on {on}: {seconds:.3f} s ({epoch_us:.0f} µs/epoch)"
+    ),
+    "recording.can": "can",
+    "recording.cannot": "cannot",
+    "recording.stands": "stands",
+    "recording.bends": "bends",
+    "recording.summary.part": "{part} *{verdict}*",
+    "recording.summary": (
+        "**What this run found on {device}.** The student's table {student} price a recording; "
+        "your sweep {yours} ({price}), and the straight line {line}. The lesson's epoch is "
+        "**{regime}**: arithmetic {arithmetic:.2%} of it, time inside operators {inside:.0%}, "
+        "the bare `for` loop {loop:.2g}% of the floor. The fastest fix per epoch, {best}, ran "
+        "**{speedup:.1f}×** as fast as the lesson loop recording every 100 epochs. {advice} "
+        "Verdicts, part by part: {verdicts}."
+    ),
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
     # helpers.scaling and helpers.links: day 8's findings
@@ -645,5 +765,62 @@ MESSAGES = {
     "links.bandwidth": (
         "{head}, bandwidth **{value:.2f} GB/s** (95% interval {low} to {high} GB/s) of {unit}; "
         "{miss}"
+    ),
+    # helpers.cluster: day 8's findings, cell by cell
+    "cluster.measured_on": (
+        "Measured on: **{card}**. {why} This lesson runs **{n} processes** with backend "
+        "**{backend}**."
+    ),
+    "cluster.collective": (
+        "Each process printed its own line. Every rank added `rank + 1` with `dist.all_reduce` and "
+        "got **{total:g}**, the same number everywhere: that is a collective."
+    ),
+    "cluster.sampler.changes": (
+        "{rows} rows over {n} ranks: each rank gets {per_rank}; {twice} row(s) are dealt twice "
+        "per epoch (the padding) and {distinct} of the {rows} rows at least once. The shuffled "
+        "order changes with the epoch."
+    ),
+    "cluster.sampler.same": (
+        "{rows} rows over {n} ranks: each rank gets {per_rank}; {twice} row(s) are dealt twice "
+        "per epoch (the padding) and {distinct} of the {rows} rows at least once. The shuffled "
+        "order does **not** change with the epoch."
+    ),
+    "cluster.ring_bytes": (
+        "Each of 4 ranks sent {share:.2f}× the tensor: the bytes went through `dist.isend`, "
+        "counted by `helpers.distributed.count_sends`, not computed from the formula."
+    ),
+    "cluster.buckets": (
+        "- Wide network ({mb:.1f} MB of gradients): {buckets}\n- Small network: {item}"
+    ),
+    "cluster.accepted": "The script accepts it: part `{parts}`, results in `{out}`.",
+    "cluster.failure_plan": (
+        "Both runs go from step {start} to step {end}. Rank 1 is killed at step **{fail_at}**; "
+        "rank 0 writes a checkpoint every **{every}** steps."
+    ),
+    "cluster.restarts": (
+        "`torchrun` started the workers {attempts} times; the last attempt resumed from step "
+        "{resumed}. {verdict}"
+    ),
+    "cluster.failure_price": (
+        "The price of the failure: {twice} steps computed twice, and a restart (the killed run "
+        "took {killed_s:.0f} s, the undisturbed one {calm_s:.0f} s, side by side)."
+    ),
+    "cluster.memory": (
+        "{billions:g} billion parameters on {gpus} GPUs ({recipe}), activations not included. "
+        "Fits in 80 GB (an H100's stated memory): {fits}."
+    ),
+    "cluster.memory.none": (
+        "{billions:g} billion parameters on {gpus} GPUs ({recipe}), activations not included. "
+        "Fits in 80 GB (an H100's stated memory): none of these."
+    ),
+    "cluster.fsdp": (
+        "FSDP on {gpus} GPU(s): each holds **{local:,}** of the wide network's {params:,} weights "
+        "({share:.0%}); peak memory per rank:"
+    ),
+    "cluster.fsdp.not_run": (
+        "**Not run here: this cell runs FSDP on NVIDIA GPUs only.** FSDP shards with all-gather "
+        "and reduce-scatter; the course runs it on NCCL, where it is built to run and its memory "
+        "per GPU is what this section is about. On a GPU machine it trains the wide network "
+        "sharded and shows each GPU's share of the weights."
     ),
 }

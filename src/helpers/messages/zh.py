@@ -460,6 +460,10 @@ MESSAGES = {
         "课程没有说明，所以它的剩余时长也没有明确的定义。"
     ),
     # helpers.compiled
+    "compiled.note.unavailable": "此处不可用（{error}：{why}）",
+    "compiled.note.declined": "Inductor 拒绝了 CUDA graphs（它的警告说明了原因）：未纳入",
+    "compiled.note.first_calls": "本进程中的首次调用耗时 {seconds:.1f} s",
+    "compiled.note.needs_gpu": "需要 NVIDIA GPU：此处未测量",
     "compiled.not_measured": "未测量",
     "compiled.never": "永不",
     "compiled.advice.cold.missing": "冷缓存：本次运行未测量",
@@ -479,6 +483,114 @@ MESSAGES = {
     "profiling.row.operator": "算子",
     "profiling.row.kernel": "内核",
     "profiling.x": "时间（距第一个事件的 µs）",
+    # helpers.recording
+    "recording.measured_on": "测量环境：**{card}**。这里 PyTorch 特意只用 1 个线程。",
+    "recording.one_thread": "单线程",
+    "recording.arithmetic": (
+        "一个轮次是 **{flops:,} 次浮点运算**；这台设备的峰值是 **{peak:,.1f} GFLOP/s**（{where}），"
+        "所以在耗时 **{epoch_us:,.0f} µs** 的一个轮次里，计算只需要 **{arithmetic_us:.2f} µs**。"
+        "算子内部的时间是 **{inside_us:,.0f} µs**（占轮次的 {inside_share:.0%}），"
+        "是计算时间的 {ratio:,.0f}×：作用在小张量上的算子，代价远超它所做的加法和乘法。"
+    ),
+    "recording.runs.same": "每次运行 {epochs} 个轮次（与那位学员相同）。",
+    "recording.runs.other": "每次运行 {epochs} 个轮次（不是那位学员的 {student} 个）。",
+    "recording.fits": (
+        "- **那位学员的四次运行：**{student} 他们运行间的离散是 {student_sd:.2f} s："
+        "{student_says}\n"
+        "- **你的四次运行：**{yours} 你的离散是 {your_sd:.2f} s：{your_says}"
+    ),
+    "recording.round": "第 {i} 轮：{names}",
+    "recording.round.joint": "；",
+    "recording.rounds": "每次运行 {epochs} 个轮次，每一轮都有自己的随机顺序（{rounds}）。",
+    "recording.noise": (
+        "- 每个轮次都记录对比从不记录（每次运行的秒数）：{extremes}\n"
+        "- 课程的对比，每 100 次对比每 2000 次：{lesson}\n"
+        "- 运行间的噪声：四分位距通常是一次运行时间的 **{noise:.1%}**。"
+    ),
+    "recording.price.below": (
+        "**代价：**{price}\n\n**形状：**{shape}\n\n用 `torch.utils.benchmark` 单独计时，"
+        "一次 `.item()` 耗时 {item_us:.2f} µs（中间一半的块在 {low_us:.2f} 至 {high_us:.2f} µs）。"
+        "\n\n在 {epochs} 个轮次下，`a` 大约是 **{a_run:.1f} s**，即每个轮次 {a_us:.0f} µs，"
+        "任何记录频率都去不掉它。第 2 节测得这样的运行为 **{fastest:.2f} 至 {slowest:.2f} s**"
+        "（每个轮次 {fastest_us:.0f} 至 {slowest_us:.0f} µs），所以 `a` 比它们的中位数低 "
+        "{off:.0%}："
+        "机器的速度在相隔几分钟的测量之间会漂移，所以只比较同一次交错运行测得的数"
+        "（第 9 节列出了本课测得的每一个轮次时间）。"
+    ),
+    "recording.price.above": (
+        "**代价：**{price}\n\n**形状：**{shape}\n\n用 `torch.utils.benchmark` 单独计时，"
+        "一次 `.item()` 耗时 {item_us:.2f} µs（中间一半的块在 {low_us:.2f} 至 {high_us:.2f} µs）。"
+        "\n\n在 {epochs} 个轮次下，`a` 大约是 **{a_run:.1f} s**，即每个轮次 {a_us:.0f} µs，"
+        "任何记录频率都去不掉它。第 2 节测得这样的运行为 **{fastest:.2f} 至 {slowest:.2f} s**"
+        "（每个轮次 {fastest_us:.0f} 至 {slowest_us:.0f} µs），所以 `a` 比它们的中位数高 "
+        "{off:.0%}："
+        "机器的速度在相隔几分钟的测量之间会漂移，所以只比较同一次交错运行测得的数"
+        "（第 9 节列出了本课测得的每一个轮次时间）。"
+    ),
+    "recording.floor": (
+        "空循环每个轮次耗时 **{bare_ns:.0f} ns**；底噪，即每个轮次的 `a`，是 **{floor_us:.0f} "
+        "µs**。"
+        "每个轮次分发 **{operators:.0f} 个算子**（其中 {computing:.0f} 个做计算；"
+        "在 GPU 上每个都是一次内核启动）。"
+    ),
+    "recording.profiler": (
+        "在性能分析器下，这些阶段每个轮次耗时 **{phases_us:,.0f} µs**（它们自身的时间，"
+        "不含之间的空隙），是不开分析器时整个轮次 {epoch_us:,.0f} µs 的 {slowdown:.1f}×："
+        "这里要看的是占比，而不是绝对时间。"
+    ),
+    "recording.timeline": (
+        "这 {shown} 个被追踪的轮次，从第一个事件到最后一个，每个耗时 **{traced_us:,.0f} µs**，"
+        "是不开分析器时一个轮次的 {ratio:.1f}×（上面的阶段表：{slowdown:.1f}×，"
+        "只算各阶段自身的时间）。"
+        "做计算的算子占了这条时间线的 **{operators:.0%}**；它们之间的空白就是开销。"
+        "完整的追踪文件在 `{trace}`：用 [Perfetto](https://ui.perfetto.dev) 打开"
+        "（*Open trace file*），可以放大查看每个算子及其调用栈和线程。"
+    ),
+    "recording.timeline.kernels": (
+        "这 {shown} 个被追踪的轮次，从第一个事件到最后一个，每个耗时 **{traced_us:,.0f} µs**，"
+        "是不开分析器时一个轮次的 {ratio:.1f}×（上面的阶段表：{slowdown:.1f}×，"
+        "只算各阶段自身的时间）。"
+        "做计算的算子占了这条时间线的 **{operators:.0%}**；它们之间的空白就是开销。"
+        "GPU 的内核占了其中的 **{kernels:.0%}**。完整的追踪文件在 `{trace}`："
+        "用 [Perfetto](https://ui.perfetto.dev) 打开（*Open trace file*），"
+        "可以放大查看每个算子及其调用栈和线程。"
+    ),
+    "recording.bandwidth": "**{gbs:,.1f} GB/s**（{label}）",
+    "recording.roofline": (
+        "峰值 **{peak:,.1f} GFLOP/s**（一个大矩阵乘法，{threads}）；带宽 {bandwidths}。"
+        "\n\n{workloads}\n\n融合之后，这串运算的速度是 eager 模式的 **{speedup:.1f}×**："
+        "同样的计算，搬运的字节少了 {fewer}×。"
+    ),
+    "recording.same_losses": "所有变体算出的损失都相同（相对误差在 1e-4 以内）。{notes}。",
+    "recording.fastest": (
+        "\n\n- 每个轮次最快的变体是 **{best}**，速度是每 100 个轮次记录一次的课程循环的 "
+        "**{speedup:.1f}×**（{repeats} 轮、每轮 {epochs} 个轮次的中位数）。\n"
+        "- 它每个轮次仍需 **{best_us:.1f} µs**，是计算时间（{arithmetic_us:.2f} µs）的 "
+        "**{ratio:,.0f}×**：剩下的是生成代码在小张量上自身的工作，以及残余的开销。"
+    ),
+    "recording.compile.fast": (
+        "{advice}（快速模式不测量冷编译，热编译的时间取自本进程的第一次调用：新进程要花几十秒。）"
+    ),
+    "recording.epoch_times": (
+        "课程循环的一个轮次，各节测得的结果：从 {low:,.0f} 到 {high:,.0f} µs，相差 {ratio:.2f}×。"
+        "各节相隔几分钟运行，运行长度和记录方式也不同：只在同一次交错比较之内比较数字，"
+        "不要跨节比较。"
+    ),
+    "recording.live": (
+        "{label}，在 {on} 上 {epochs} 个轮次：{seconds:.3f} s（每个轮次 {epoch_us:.0f} µs）"
+    ),
+    "recording.can": "能",
+    "recording.cannot": "不能",
+    "recording.stands": "成立",
+    "recording.bends": "弯曲",
+    "recording.summary.part": "{part}：*{verdict}*",
+    "recording.summary": (
+        "**这次运行在 {device} 上发现了什么。** 那位学员的表格{student}给一次记录定价；"
+        "你的扫描{yours}（{price}），直线{line}。课程的轮次是**{regime}**："
+        "计算占 {arithmetic:.2%}，算子内部的时间占 {inside:.0%}，空的 `for` 循环占底噪的 "
+        "{loop:.2g}%。每个轮次最快的改法 {best}，速度是每 100 个轮次记录一次的课程循环的 "
+        "**{speedup:.1f}×**。{advice} 逐项的结论：{verdicts}。"
+    ),
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
     # helpers.scaling 与 helpers.links
@@ -544,6 +656,57 @@ MESSAGES = {
     "links.no_bandwidth": "{head}；这里时间不随大小增长：从中读不出带宽；{miss}",
     "links.bandwidth": (
         "{head}，带宽 **{value:.2f} GB/s**（95% 区间 {low} 至 {high} GB/s，按{unit}计）；{miss}"
+    ),
+    # helpers.cluster
+    "cluster.measured_on": (
+        "测量环境：**{card}**。{why} 本课用后端 **{backend}** 运行 **{n} 个进程**。"
+    ),
+    "cluster.collective": (
+        "每个进程都打印了自己的一行。每个 rank 用 `dist.all_reduce` 加上 `rank + 1`，"
+        "得到的都是 **{total:g}**，处处相同：这就是集合通信。"
+    ),
+    "cluster.sampler.changes": (
+        "{rows} 行分给 {n} 个 rank：每个 rank 得到 {per_rank} 行；每个轮次有 {twice} 行被分发两次"
+        "（补齐），{rows} 行中有 {distinct} 行至少分到一次。打乱后的顺序随轮次变化。"
+    ),
+    "cluster.sampler.same": (
+        "{rows} 行分给 {n} 个 rank：每个 rank 得到 {per_rank} 行；每个轮次有 {twice} 行被分发两次"
+        "（补齐），{rows} 行中有 {distinct} 行至少分到一次。打乱后的顺序**不**随轮次变化。"
+    ),
+    "cluster.ring_bytes": (
+        "4 个 rank 各自发送了张量的 {share:.2f}×：这些字节经由 `dist.isend` 发送，"
+        "由 `helpers.distributed.count_sends` 计数，而不是按公式算出来的。"
+    ),
+    "cluster.buckets": "- 宽网络（{mb:.1f} MB 梯度）：{buckets}\n- 小网络：{item}",
+    "cluster.accepted": "脚本接受了它：部分 `{parts}`，结果存放在 `{out}`。",
+    "cluster.failure_plan": (
+        "两次运行都从第 {start} 步跑到第 {end} 步。rank 1 在第 **{fail_at}** 步被终止；"
+        "rank 0 每 **{every}** 步写一次检查点。"
+    ),
+    "cluster.restarts": (
+        "`torchrun` 启动了工作进程 {attempts} 次；最后一次从第 {resumed} 步恢复。{verdict}"
+    ),
+    "cluster.failure_price": (
+        "故障的代价：{twice} 步被计算了两次，外加一次重启（两者并排运行，被终止的那次耗时 "
+        "{killed_s:.0f} s，未受干扰的那次 {calm_s:.0f} s）。"
+    ),
+    "cluster.memory": (
+        "{billions:g} 十亿参数分布在 {gpus} 块 GPU 上（{recipe}），不含激活值。"
+        "能装进 80 GB（H100 的标称显存）的：{fits}。"
+    ),
+    "cluster.memory.none": (
+        "{billions:g} 十亿参数分布在 {gpus} 块 GPU 上（{recipe}），不含激活值。"
+        "能装进 80 GB（H100 的标称显存）的：一个也没有。"
+    ),
+    "cluster.fsdp": (
+        "在 {gpus} 块 GPU 上运行 FSDP：每块持有宽网络 {params:,} 个权重中的 **{local:,}** 个"
+        "（{share:.0%}）；每个 rank 的峰值显存："
+    ),
+    "cluster.fsdp.not_run": (
+        "**这里没有运行：这个单元只在 NVIDIA GPU 上运行 FSDP。** FSDP 用 all-gather 和 "
+        "reduce-scatter 分片；课程在 NCCL 上运行它，那是它的设计环境，而每块 GPU "
+        "的显存正是本节的主题。"
+        "在有 GPU 的机器上，它会分片训练宽网络，并显示每块 GPU 持有的权重份额。"
     ),
 }
 
