@@ -417,6 +417,17 @@ MESSAGES = {
     "gpu.tier.small": "unknown name; {memory_gb:.0f} GB of memory is consumer sized (a guess)",
     # helpers.training (days 0, 2, 4, 5, 7): the progress bar
     "training.bar": "training",
+    # helpers.training: day 0's findings
+    "training.same_losses": "The loop above and `train` recorded the same losses.",
+    "training.different_losses": "The loop above and `train` recorded DIFFERENT losses.",
+    "training.trained": (
+        "Trained **{epochs} epochs** on **{device}** in **{seconds:.2f} s** ({per_epoch_us:.0f} µs "
+        "per epoch)."
+    ),
+    "training.loss": (
+        "The loss went from **{first:.3f}** to **{final:.3f}**; accuracy on the {tested} test "
+        "flowers is **{accuracy:.0%}** (guessing gives 33%)."
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims: the lesson's explanation judged part by part (days 5 and 6)
     "claims.claim.floor": (

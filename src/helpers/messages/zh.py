@@ -361,6 +361,17 @@ MESSAGES = {
     "gpu.tier.small": "名称未知；{memory_gb:.0f} GB 显存是消费级的容量（推测）",
     # helpers.training
     "training.bar": "训练",
+    # helpers.training
+    "training.same_losses": "上面的循环与 `train` 记录的损失相同。",
+    "training.different_losses": "上面的循环与 `train` 记录的损失**不同**。",
+    "training.trained": (
+        "在 **{device}** 上训练了 **{epochs} 个轮次**，耗时 **{seconds:.2f} s**"
+        "（每个轮次 {per_epoch_us:.0f} µs）。"
+    ),
+    "training.loss": (
+        "损失从 **{first:.3f}** 降到 **{final:.3f}**；在 {tested} 朵测试花上的准确率是 "
+        "**{accuracy:.0%}**（瞎猜是 33%）。"
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims
     "claims.claim.floor": (
