@@ -133,7 +133,20 @@ def memory_note(total_bytes: int, name: str) -> str:
     >>> "85.9 GB" in note, "80.0 GiB" in note
     (True, True)
     """
-    return (
-        f"{name}: {total_bytes:,} bytes, {total_bytes / 1e9:.1f} GB (10^9 bytes, the unit of the "
-        f"tables here) or {total_bytes / 2**30:.1f} GiB (2^30 bytes)."
+    return text(
+        "gpu.memory", name=name, n=total_bytes, gb=total_bytes / 1e9, gib=total_bytes / 2**30
     )
+
+
+def found_note(kind: str) -> list[str]:
+    """What day 1 says about the GPU it found: ``kind`` is ``'cuda'`` (the table says it all),
+    ``'mps'`` or ``'none'``.
+
+    >>> found_note("none")[0]
+    '**No GPU here** (no CUDA, ROCm or MPS device): the course runs on the CPU.'
+    """
+    if kind == "cuda":
+        return []
+    if kind == "mps":
+        return [text("gpu.found.mps")]
+    return [text("gpu.found.none"), text("gpu.found.none.table")]

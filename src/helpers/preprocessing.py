@@ -189,3 +189,15 @@ class HeartPreprocessor(TransformerMixin, BaseEstimator):
                 "there is nothing to learn a fill value from."
             )
         return features
+
+
+def base_rate_note(rate: float) -> str:
+    """The share of patients with the disease, and the score of always guessing the majority:
+    the floor every model must beat.
+
+    >>> base_rate_note(0.46)
+    "**46%** of patients have heart disease, so always guessing 'no disease' is right 54% of the \
+time: every model below must beat that."
+    """
+    said = {"rate": rate, "right": max(rate, 1 - rate)}
+    return text("preprocessing.base.disease" if rate > 0.5 else "preprocessing.base.none", **said)

@@ -428,6 +428,107 @@ MESSAGES = {
         "The loss went from **{first:.3f}** to **{final:.3f}**; accuracy on the {tested} test "
         "flowers is **{accuracy:.0%}** (guessing gives 33%)."
     ),
+    "preprocessing.base.disease": (
+        "**{rate:.0%}** of patients have heart disease, so always guessing 'disease' is right "
+        "{right:.0%} of the time: every model below must beat that."
+    ),
+    "preprocessing.base.none": (
+        "**{rate:.0%}** of patients have heart disease, so always guessing 'no disease' is right "
+        "{right:.0%} of the time: every model below must beat that."
+    ),
+    # day 4's other findings, cell by cell (notebooks/day04_heart_preprocessor.ipynb)
+    "day04.missing_in": "{n} in `{column}`",
+    "day04.joint": ", ",
+    "day04.patients": "**{n} patients**, **{missing} missing values** ({where}).",
+    "day04.split": "train: {train} patients, test: {test}",
+    "day04.bug1": (
+        "**Bug 1:** the call returns a `{kind}` of shape {shape}, not the DataFrame its "
+        "annotation promises: the column names are gone, so `out['age']` fails and nothing says "
+        "which of the {columns} columns is which."
+    ),
+    "day04.bug2": (
+        "**Bug 2:** the forgotten flag silently refitted on the test rows: {changed} of 13 medians "
+        "and {moved} of 13 means changed, and the test rows now average {largest:.1e} at most in "
+        "every column, as if they were training data. Nothing warned: the test score is now "
+        "computed on rows scaled with their own statistics."
+    ),
+    "day04.ca": (
+        "`ca`, the number of major vessels seen (0-3), is a real count: its rate {trend} with the "
+        "count, and it stays numeric."
+    ),
+    "day04.auc": (
+        "ROC AUC over {folds} folds: codes scaled as numbers **{codes:.3f}**, one-hot "
+        "**{onehot:.3f}**."
+    ),
+    "day04.choice": (
+        "fill={strategy!r}, scale={scale}, one-hot={one_hot}: ROC AUC **{auc:.4f}**, the default "
+        "{default:.4f}, on the same {folds} folds."
+    ),
+    "day04.leak": "ROC AUC, leaky **{leaky:.4f}**, honest **{honest:.4f}**.",
+    "day04.gap": (
+        "On {tested} test patients one patient is **{one:.1%}** of accuracy, so the accuracy gap "
+        "of {gap:+.1f} percentage points between the two is {patients:.0f} patient(s). {verdict}"
+    ),
+    # day 3's findings, cell by cell (notebooks/day03_call_and_modules.ipynb)
+    "day03.running_means": "tick was called {calls} times; running means: {means}",
+    "day03.same": "same outputs: {outputs}; same gradients: {grads}",
+    "day03.through_call": "through __call__: {calls} pre-hook calls, output shapes {shapes}",
+    "day03.after_forward": (
+        "after tiny.forward(x): {calls} (the layers' hooks ran: forward calls self.fc1(x))"
+    ),
+    "day03.skipped": "tiny.fc1.forward(x) ran without its hooks: {skipped}",
+    "day03.removed": "after handle.remove(): no hook ran",
+    "day03.not_removed": "after handle.remove(): hooks still ran",
+    "day03.call_impl": (
+        "So `model.fc1(x)` runs **{runs}**: `nn.Module.__call__` is that function under another "
+        "name. It calls `torch.compile`'s version of the module when the module was compiled, "
+        "otherwise `Module._call_impl`, which runs the hooks and `forward`, as our `__call__` does."
+    ),
+    "day03.optimiser_holds": (
+        "The optimiser holds a weight on **{held}**; the model's is on **{target}**."
+    ),
+    "day03.hooks_fired": "One call through `model(x)` fired **{hooks}** hooks (one per layer).",
+    "day03.records": (
+        "After `model.forward(x)` there were **{records}** records: the layers inside still ran "
+        "through their own `__call__`, because `forward` calls `self.fc1(x)`."
+    ),
+    "day03.outer_hook": "a hook on the model itself fired {fired} time(s) for 2 forward passes",
+    "gpu.memory": (
+        "{name}: {n:,} bytes, {gb:.1f} GB (10^9 bytes, the unit of the tables here) or {gib:.1f} "
+        "GiB (2^30 bytes)."
+    ),
+    "gpu.found.mps": "**Apple GPU (MPS)** found:",
+    "gpu.found.none": "**No GPU here** (no CUDA, ROCm or MPS device): the course runs on the CPU.",
+    "gpu.found.none.table": (
+        "The table below shows what the same reading says about some well-known cards."
+    ),
+    # day 1's findings, cell by cell (notebooks/day01_hardware.ipynb)
+    "day01.cpu": (
+        "The CPU: **{name}** ({microarchitecture}, {architecture}), with **{cores} physical "
+        "cores** and **{logical_cpus} logical CPUs**."
+    ),
+    "day01.usable": (
+        "This process may use **{usable}** of them (CPU affinity and container limits count; "
+        "`os.cpu_count()` does not know about either). Memory: {available} GB available of "
+        "{total} GB."
+    ),
+    "day01.none_found": "none found",
+    "day01.vector": (
+        "Vector extensions: **{extensions}**. PyTorch's CPU capability here: **{capability}**."
+    ),
+    "day01.card_80": "A card with 80 GiB",
+    "day01.units": (
+        "Memory comes in two units. {note} A product name such as '80 GB' counts binary units "
+        "(GiB), and part of the memory may be reserved (ECC), so the total PyTorch reports can "
+        "differ from the name either way."
+    ),
+    "day01.no_smi": "nvidia-smi is not installed here: this machine has no NVIDIA driver.",
+    "day01.live": "**What the live view saw:** {summary}.",
+    "day01.products": (
+        "{products} products of {size}×{size} matrices in {seconds:.2f} s, measured after waiting "
+        "for the device: **{rate:.1f} GFLOP/s**."
+    ),
+    "day01.summary": "{summary}.",
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims: the lesson's explanation judged part by part (days 5 and 6)
     "claims.claim.floor": (

@@ -372,6 +372,96 @@ MESSAGES = {
         "损失从 **{first:.3f}** 降到 **{final:.3f}**；在 {tested} 朵测试花上的准确率是 "
         "**{accuracy:.0%}**（瞎猜是 33%）。"
     ),
+    "preprocessing.base.disease": (
+        "**{rate:.0%}** 的患者有心脏病，所以总是猜“有病”的正确率是 {right:.0%}："
+        "下面的每个模型都必须超过它。"
+    ),
+    "preprocessing.base.none": (
+        "**{rate:.0%}** 的患者有心脏病，所以总是猜“没病”的正确率是 {right:.0%}："
+        "下面的每个模型都必须超过它。"
+    ),
+    # 第 4 天的其他发现
+    "day04.missing_in": "`{column}` 中 {n} 个",
+    "day04.joint": "，",
+    "day04.patients": "**{n} 位患者**，**{missing} 个缺失值**（{where}）。",
+    "day04.split": "训练集：{train} 位患者，测试集：{test} 位",
+    "day04.bug1": (
+        "**缺陷 1：** 调用返回的是形状为 {shape} 的 `{kind}`，而不是类型注解承诺的 DataFrame："
+        "列名没了，所以 `out['age']` 会失败，也没有任何东西说明 {columns} 列中哪一列是哪一列。"
+    ),
+    "day04.bug2": (
+        "**缺陷 2：** 忘记传的标志让它悄悄地在测试行上重新拟合：13 个中位数中有 {changed} 个、"
+        "13 个均值中有 {moved} 个变了，测试行现在每一列的均值最多只有 {largest:.1e}，"
+        "就像训练数据一样。"
+        "没有任何警告：测试分数现在是在用测试行自己的统计量缩放过的数据上算出来的。"
+    ),
+    "day04.ca": (
+        "`ca`，即看到的主要血管数（0-3），是真正的计数：它的患病率随计数{trend}，所以它保持为数值。"
+    ),
+    "day04.auc": (
+        "{folds} 折上的 ROC AUC：把编码当作数值缩放 **{codes:.3f}**，独热编码 **{onehot:.3f}**。"
+    ),
+    "day04.choice": (
+        "fill={strategy!r}，scale={scale}，one-hot={one_hot}：ROC AUC **{auc:.4f}**，"
+        "默认值为 {default:.4f}，在同样的 {folds} 折上。"
+    ),
+    "day04.leak": "ROC AUC：有泄露的做法 **{leaky:.4f}**，诚实的做法 **{honest:.4f}**。",
+    "day04.gap": (
+        "在 {tested} 位测试患者上，一位患者占准确率的 **{one:.1%}**，所以两者之间 "
+        "{gap:+.1f} 个百分点的准确率差距相当于 {patients:.0f} 位患者。{verdict}"
+    ),
+    # 第 3 天的发现
+    "day03.running_means": "tick 被调用了 {calls} 次；累计均值：{means}",
+    "day03.same": "输出相同：{outputs}；梯度相同：{grads}",
+    "day03.through_call": "通过 __call__：{calls} 次前置钩子调用，输出形状 {shapes}",
+    "day03.after_forward": (
+        "tiny.forward(x) 之后：{calls}（各层的钩子运行了：forward 调用了 self.fc1(x)）"
+    ),
+    "day03.skipped": "tiny.fc1.forward(x) 运行时没有触发它的钩子：{skipped}",
+    "day03.removed": "handle.remove() 之后：没有钩子运行",
+    "day03.not_removed": "handle.remove() 之后：钩子仍然运行了",
+    "day03.call_impl": (
+        "所以 `model.fc1(x)` 运行的是 **{runs}**：`nn.Module.__call__` 就是这个函数的另一个名字。"
+        "模块被编译过时，它调用 `torch.compile` 版本的模块，否则调用 `Module._call_impl`，"
+        "后者运行钩子和 `forward`，和我们的 `__call__` 一样。"
+    ),
+    "day03.optimiser_holds": "优化器持有的权重在 **{held}** 上；模型的权重在 **{target}** 上。",
+    "day03.hooks_fired": "通过 `model(x)` 调用一次，触发了 **{hooks}** 个钩子（每层一个）。",
+    "day03.records": (
+        "`model.forward(x)` 之后有 **{records}** 条记录：内部的各层仍然通过自己的 `__call__` 运行，"
+        "因为 `forward` 调用的是 `self.fc1(x)`。"
+    ),
+    "day03.outer_hook": "模型本身上的钩子在 2 次前向传播中触发了 {fired} 次",
+    "gpu.memory": (
+        "{name}：{n:,} 字节，即 {gb:.1f} GB（10^9 字节，这里表格用的单位）或 {gib:.1f} GiB（2^30 "
+        "字节）。"
+    ),
+    "gpu.found.mps": "找到了 **Apple GPU（MPS）**：",
+    "gpu.found.none": "**这里没有 GPU**（没有 CUDA、ROCm 或 MPS 设备）：课程在 CPU 上运行。",
+    "gpu.found.none.table": "下表显示同样的读数对一些知名显卡会是什么样子。",
+    # 第 1 天的发现
+    "day01.cpu": (
+        "CPU：**{name}**（{microarchitecture}，{architecture}），有 **{cores} 个物理核心**和 "
+        "**{logical_cpus} 个逻辑 CPU**。"
+    ),
+    "day01.usable": (
+        "本进程可以使用其中的 **{usable}** 个（CPU 亲和性和容器限制都算在内；"
+        "`os.cpu_count()` 对两者都一无所知）。内存：{total} GB 中可用 {available} GB。"
+    ),
+    "day01.none_found": "未找到",
+    "day01.vector": "向量扩展：**{extensions}**。PyTorch 在这里的 CPU 能力级别：**{capability}**。",
+    "day01.card_80": "一块 80 GiB 的显卡",
+    "day01.units": (
+        "显存有两种单位。{note} 产品名中的“80 GB”用的是二进制单位（GiB），"
+        "而且部分显存可能被保留（ECC），所以 PyTorch 报告的总量可能比名称多，也可能少。"
+    ),
+    "day01.no_smi": "这里没有安装 nvidia-smi：这台机器没有 NVIDIA 驱动。",
+    "day01.live": "**实时视图看到的：**{summary}。",
+    "day01.products": (
+        "{seconds:.2f} s 内完成了 {products} 次 {size}×{size} 矩阵乘法（等待设备完成后测量）："
+        "**{rate:.1f} GFLOP/s**。"
+    ),
+    "day01.summary": "{summary}。",
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims
     "claims.claim.floor": (
@@ -755,6 +845,10 @@ WORDS = {
     "a step with .item()": "带 .item() 的一步",
     "a step without": "不带它的一步",
     "bytes each rank sends": "每个进程发送的字节",
+    # how a rate moves with a code (helpers.preprocessing.rate_trend)
+    "rises": "上升",
+    "falls": "下降",
+    "goes up and down": "忽高忽低",
     # what the codes of day 4's categorical columns mean (helpers.preprocessing.CODES)
     "1 typical angina, 2 atypical angina, 3 non-anginal pain, 4 no symptoms": (
         "1 典型心绞痛，2 非典型心绞痛，3 非心绞痛性胸痛，4 无症状"
