@@ -249,3 +249,13 @@ def allocation_finding(copies, device_type: str) -> str | None:
         ratio=a / p,
         note=allocation_note(device_type),
     )
+
+
+def streams_finding(one_stream: float | None, two_streams: float | None, device: str) -> str:
+    """A product then a copy on one CUDA stream against the copy on a second stream (median
+    seconds), or, without them (``None``: no CUDA GPU on ``device``), why nothing was shown."""
+    if one_stream is None or two_streams is None:
+        return text("copies.streams.none", device=device)
+    said = {"one_ms": one_stream * 1e3, "two_ms": two_streams * 1e3}
+    key = "copies.streams.overlap" if two_streams < 0.9 * one_stream else "copies.streams.serial"
+    return text(key, ratio=one_stream / two_streams, **said)

@@ -529,6 +529,51 @@ MESSAGES = {
         "for the device: **{rate:.1f} GFLOP/s**."
     ),
     "day01.summary": "{summary}.",
+    "copies.streams.overlap": (
+        "Product then copy, one stream: **{one_ms:.2f} ms**; copy on a second stream: "
+        "**{two_ms:.2f} ms** ({ratio:.2f}x): here the copy overlapped."
+    ),
+    "copies.streams.serial": (
+        "Product then copy, one stream: **{one_ms:.2f} ms**; copy on a second stream: "
+        "**{two_ms:.2f} ms** ({ratio:.2f}x): here the copy did not overlap measurably."
+    ),
+    "copies.streams.none": (
+        "No CUDA GPU here ({device}): there are no streams to overlap, so this cannot be shown "
+        "on this machine; on an NVIDIA GPU this cell compares one stream with two."
+    ),
+    # day 2's findings, cell by cell (notebooks/day02_devices.ipynb)
+    "day02.devices": "Devices here: **{devices}**. The course uses **{device}**.",
+    "day02.still": "After `x.to(target)` without assignment, `x` is still on **{device}**.",
+    "day02.moved": "After `x = x.to(target)`, `x` is on **{device}**.",
+    "day02.itself": (
+        "Why the bug hides on a laptop: when a tensor is already where it is asked to go, `.to()` "
+        "returns the tensor itself (`same.to('cpu') is same` is **{itself}**)."
+    ),
+    "day02.nothing_fails": (
+        "So on a CPU-only machine the forgotten assignment changes nothing and nothing fails."
+    ),
+    "day02.mismatch": (
+        "The model is on **{model}**, the data on **{data}**. PyTorch says:\n\n> {message}"
+    ),
+    "day02.fixed": "Fixed: the output has shape {shape} on **{device}**.",
+    "day02.ask": (
+        "To find a model's device, ask a parameter: `next(model.parameters()).device` -> {device}."
+    ),
+    "day02.batches": "{batches} batches, the last of {rows} rows, moved to {device}",
+    "day02.pieces": "{n:,} of {size:,} bytes",
+    "day02.pool": "Each timed run copies from a {mib} MiB pool, in pieces: {runs}.",
+    "day02.again": "{variant}: {size:,} bytes in {us:,.1f} µs per copy",
+    "day02.readback": "copy complete and correct: {ok}",
+    "day02.saved_on": "The file says its tensors were saved on **{where}**.",
+    "day02.loaded": (
+        "With `map_location='cpu'` they load on **{cpu}**; with `map_location=device` on "
+        "**{device}**."
+    ),
+    "day02.trained": (
+        "**{epochs} epochs on {device}** in {seconds:.2f} s; loss {first:.3f} -> {final:.3f}; "
+        "test accuracy **{accuracy:.0%}**."
+    ),
+    "day02.live": "Live view: {summary}.",
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims: the lesson's explanation judged part by part (days 5 and 6)
     "claims.claim.floor": (

@@ -462,6 +462,47 @@ MESSAGES = {
         "**{rate:.1f} GFLOP/s**。"
     ),
     "day01.summary": "{summary}。",
+    "copies.streams.overlap": (
+        "先矩阵乘法再拷贝，一个流：**{one_ms:.2f} ms**；拷贝放在第二个流上：**{two_ms:.2f} ms**"
+        "（{ratio:.2f}x）：这里拷贝与计算重叠了。"
+    ),
+    "copies.streams.serial": (
+        "先矩阵乘法再拷贝，一个流：**{one_ms:.2f} ms**；拷贝放在第二个流上：**{two_ms:.2f} ms**"
+        "（{ratio:.2f}x）：这里拷贝没有可测量的重叠。"
+    ),
+    "copies.streams.none": (
+        "这里没有 CUDA GPU（{device}）：没有可以重叠的流，所以这台机器上无法演示；"
+        "在 NVIDIA GPU 上，这个单元会比较一个流和两个流。"
+    ),
+    # 第 2 天的发现
+    "day02.devices": "这里的设备：**{devices}**。课程使用 **{device}**。",
+    "day02.still": "执行 `x.to(target)` 而不赋值之后，`x` 仍在 **{device}** 上。",
+    "day02.moved": "执行 `x = x.to(target)` 之后，`x` 在 **{device}** 上。",
+    "day02.itself": (
+        "为什么这个缺陷在笔记本电脑上藏得住：当张量已经在要去的地方时，`.to()` 返回张量本身"
+        "（`same.to('cpu') is same` 为 **{itself}**）。"
+    ),
+    "day02.nothing_fails": "所以在只有 CPU 的机器上，忘记赋值什么也不会改变，也不会出错。",
+    "day02.mismatch": "模型在 **{model}** 上，数据在 **{data}** 上。PyTorch 说：\n\n> {message}",
+    "day02.fixed": "修好了：输出的形状是 {shape}，在 **{device}** 上。",
+    "day02.ask": (
+        "要知道模型在哪个设备上，问它的一个参数：`next(model.parameters()).device` -> {device}。"
+    ),
+    "day02.batches": "{batches} 个批次，最后一个有 {rows} 行，已移到 {device}",
+    "day02.pieces": "{n:,} 块 {size:,} 字节",
+    "day02.pool": "每次计时运行都从一个 {mib} MiB 的内存池中分块拷贝：{runs}。",
+    "day02.again": "{variant}：{size:,} 字节，每次拷贝 {us:,.1f} µs",
+    "day02.readback": "拷贝已完成且正确：{ok}",
+    "day02.saved_on": "文件表明它的张量保存时在 **{where}** 上。",
+    "day02.loaded": (
+        "用 `map_location='cpu'` 时它们加载到 **{cpu}** 上；用 `map_location=device` 时加载到 "
+        "**{device}** 上。"
+    ),
+    "day02.trained": (
+        "**在 {device} 上训练 {epochs} 个轮次**，耗时 {seconds:.2f} s；损失 {first:.3f} -> "
+        "{final:.3f}；测试准确率 **{accuracy:.0%}**。"
+    ),
+    "day02.live": "实时视图：{summary}。",
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims
     "claims.claim.floor": (
