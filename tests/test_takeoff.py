@@ -192,3 +192,26 @@ def test_the_bound_s_words_say_below_or_within_the_lesson_s_range():
     )
     assert "That bound is below the lesson's" in this
     assert "That bound is within the lesson's" in server
+
+
+def test_the_reference_note_says_where_the_curve_comes_from_or_that_there_is_none(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "en")
+    card = {"gpu": "Tesla T4", "torch": "2.13.0", "cuda": "12.8"}
+    assert takeoff.reference_note(card).startswith("**Reference GPU curve, not measured here:** ")
+    assert "Tesla T4 (torch 2.13.0, CUDA 12.8)" in takeoff.reference_note(card)
+    assert takeoff.reference_note(None).startswith("**No reference GPU curve")
+
+
+@pytest.mark.parametrize(
+    ("device", "reference", "side"),
+    [
+        ("cuda", "Tesla T4", "this machine's GPU (cuda)"),
+        ("cpu", "Tesla T4", "the reference Tesla T4 (not measured here)"),
+        ("cpu", None, "the lesson's one GPU run"),
+    ],
+)
+def test_the_gpu_side_is_this_machines_gpu_then_the_reference_then_the_lesson(
+    device, reference, side, monkeypatch
+):
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert takeoff.gpu_side(device, reference) == side

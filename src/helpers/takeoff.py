@@ -254,3 +254,22 @@ def load_reference(path: Path = GPU_REFERENCE) -> tuple[dict, pd.DataFrame] | No
             "`python -m helpers gpu-check --out DIR` on a GPU machine, then copy "
             "DIR/gpu_reference.json here."
         ) from None
+
+
+def reference_note(card: dict | None) -> str:
+    """Where the reference GPU curve comes from, or that there is none yet (``card``: the
+    reference's machine, from :func:`load_reference`)."""
+    if card is None:
+        return text("takeoff.reference.none")
+    gpu, torch_version, cuda = card.get("gpu", "?"), card.get("torch"), card.get("cuda")
+    return text("takeoff.reference", gpu=gpu, torch=torch_version, cuda=cuda)
+
+
+def gpu_side(device: str, reference_gpu: str | None) -> str:
+    """What the CPU curve is compared with: this machine's GPU (``device`` not a CPU), else the
+    reference GPU (``reference_gpu``, its name), else the lesson's one GPU run."""
+    if not device.startswith("cpu"):
+        return text("takeoff.side.here", device=device)
+    if reference_gpu is not None:
+        return text("takeoff.side.reference", gpu=reference_gpu)
+    return text("takeoff.side.lesson")

@@ -574,6 +574,43 @@ MESSAGES = {
         "test accuracy **{accuracy:.0%}**."
     ),
     "day02.live": "Live view: {summary}.",
+    "takeoff.reference.none": (
+        "**No reference GPU curve in this repository yet.** It is measured on a real GPU with "
+        "`python -m helpers gpu-check --out DIR` (then copied to `data/gpu_reference.json`); "
+        "until someone does, only the curves measured here are drawn."
+    ),
+    "takeoff.reference": (
+        "**Reference GPU curve, not measured here:** {gpu} (torch {torch}, CUDA {cuda}), from "
+        "`data/gpu_reference.json`."
+    ),
+    "takeoff.side.here": "this machine's GPU ({device})",
+    "takeoff.side.reference": "the reference {gpu} (not measured here)",
+    "takeoff.side.lesson": "the lesson's one GPU run",
+    # day 6's findings, cell by cell (notebooks/day06_gpu_takeoff.ipynb)
+    "day06.measured_on": "Measured on: **{card}** (all usable threads, PyTorch's default).",
+    "day06.point": "{model}, {rows:,} rows on {device}: {ms:,.2f} ms per step",
+    "day06.not_reached": "not reached in the sizes measured",
+    "day06.intensity": (
+        "The tiny network does {tiny:.1f} FLOPs per byte at its largest size, the wide one "
+        "{wide:.1f}: the wide network gives each byte far more work."
+    ),
+    "day06.reaches": (
+        "So the wide one reaches {wide:.2f} GFLOP/s where the tiny one reaches {tiny:.2f}. Same "
+        "device; the difference is how much arithmetic there is per byte and per launched "
+        "operation."
+    ),
+    "day06.batch": (
+        "**{name}**: batch {small} takes {slower:.1f}× as long per epoch as batch {large:,}."
+    ),
+    "day06.side": "The GPU side of the comparison: **{against}**.",
+    "day06.loading": (
+        "Loading: **{per_core:,.0f} pictures per second** per core here, {cores} cores: "
+        "{rate:,.0f} per second."
+    ),
+    "day06.imagenet": (
+        "One batch of 256 images is already {flops:.2e} FLOPs, far past any take-off point: the "
+        "hours per device for 90 epochs, and what bounds them:"
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims: the lesson's explanation judged part by part (days 5 and 6)
     "claims.claim.floor": (

@@ -503,6 +503,39 @@ MESSAGES = {
         "{final:.3f}；测试准确率 **{accuracy:.0%}**。"
     ),
     "day02.live": "实时视图：{summary}。",
+    "takeoff.reference.none": (
+        "**本仓库还没有参考 GPU 曲线。** 它要在真正的 GPU 上用 `python -m helpers gpu-check --out "
+        "DIR` "
+        "测量（然后复制到 `data/gpu_reference.json`）；在有人测量之前，只画出这里测得的曲线。"
+    ),
+    "takeoff.reference": (
+        "**参考 GPU 曲线，不是在这里测得的：**{gpu}（torch {torch}，CUDA {cuda}），"
+        "来自 `data/gpu_reference.json`。"
+    ),
+    "takeoff.side.here": "本机的 GPU（{device}）",
+    "takeoff.side.reference": "参考 GPU {gpu}（不是在这里测得的）",
+    "takeoff.side.lesson": "课程中那一次 GPU 运行",
+    # 第 6 天的发现
+    "day06.measured_on": "测量环境：**{card}**（使用全部可用线程，PyTorch 的默认设置）。",
+    "day06.point": "{model}，{rows:,} 行，在 {device} 上：每步 {ms:,.2f} ms",
+    "day06.not_reached": "在测量的大小范围内没有达到",
+    "day06.intensity": (
+        "小网络在最大尺寸时每字节做 {tiny:.1f} 次浮点运算，宽网络做 {wide:.1f} 次："
+        "宽网络给每个字节的工作量多得多。"
+    ),
+    "day06.reaches": (
+        "所以宽网络达到 {wide:.2f} GFLOP/s，而小网络只有 {tiny:.2f}。同一台设备；"
+        "差别在于每个字节、每个启动的操作分到多少计算。"
+    ),
+    "day06.batch": "**{name}**：批量 {small} 每个轮次的耗时是批量 {large:,} 的 {slower:.1f}×。",
+    "day06.side": "比较中的 GPU 一方：**{against}**。",
+    "day06.loading": (
+        "加载：这里每个核心每秒 **{per_core:,.0f} 张图片**，{cores} 个核心：每秒 {rate:,.0f} 张。"
+    ),
+    "day06.imagenet": (
+        "一批 256 张图片就已经是 {flops:.2e} 次浮点运算，远远超过任何起飞点："
+        "下面是每台设备训练 90 个轮次所需的小时数，以及限制它们的因素："
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims
     "claims.claim.floor": (
