@@ -119,3 +119,25 @@ def test_tables_and_labels_follow_the_language(monkeypatch):
     )
     monkeypatch.setenv("COURSE_LANG", "en")
     assert claims.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"
+
+
+@pytest.mark.parametrize(
+    ("font", "x_label"), [("Noto Sans CJK SC", "算术强度"), (None, "arithmetic")]
+)
+def test_plot_labels_are_chinese_only_where_a_font_can_draw_them(font, x_label, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from helpers import fonts, messages
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    monkeypatch.setattr(fonts, "cjk_font", lambda installed=None: font)
+    monkeypatch.setattr(fonts, "use_cjk_font", lambda installed=None: font)
+    messages._plots_draw_chinese.cache_clear()
+    try:
+        ax = roofline.draw(ROOF, [WORK])
+        assert ax.get_xlabel().startswith(x_label)
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert any(("开销受限" if font else "overhead-bound") in t for t in legend), legend
+    finally:
+        messages._plots_draw_chinese.cache_clear()

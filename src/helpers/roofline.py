@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from helpers.messages import text, word
+from helpers.messages import label, plot_language, text, word
 from helpers.timing import benchmark
 
 REGIMES = ("compute-bound", "bandwidth-bound", "overhead-bound")
@@ -294,7 +294,7 @@ def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, sh
     x = np.logspace(np.log10(min(intensities)) - 1, np.log10(max(intensities)) + 1, 200)
     for one, style in zip(distinct, ["-", "--", "-.", ":"] * len(distinct), strict=False):
         ax.plot(x, [one.attainable(i) for i in x], color="black", lw=2, ls=style,
-                label=text("roofline.plot.roof", roof=one.label))  # fmt: skip
+                label=label("roofline.plot.roof", roof=one.label))  # fmt: skip
     markers = {"compute-bound": "s", "bandwidth-bound": "^", "overhead-bound": "o"}
     for work, its_roof in zip(workloads, roofs, strict=True):
         found = regime(work, its_roof, share)
@@ -304,14 +304,14 @@ def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, sh
             s=60,
             marker=markers[found],
             zorder=3,
-            label=text("roofline.plot.point", name=work.name, found=word(found)),
+            label=label("roofline.plot.point", name=work.name, found=word(found, plot_language())),
         )
     ax.set(
         xscale="log",
         yscale="log",
-        xlabel=text("roofline.plot.x"),
-        ylabel=text("roofline.plot.y"),
-        title=text(
+        xlabel=label("roofline.plot.x"),
+        ylabel=label("roofline.plot.y"),
+        title=label(
             "roofline.plot.title",
             peak=distinct[0].peak_flops / 1e9,
             bandwidths=", ".join(f"{r.bandwidth / 1e9:.3g}" for r in distinct),
