@@ -199,3 +199,22 @@ def step_utilisation(
         "MFU": flops_per_step(widths, rows) / seconds / peak,
         "ms per step": seconds * 1e3,
     }
+
+
+def workers_finding(
+    best: str, best_speed: float, cpus: int, most: int, at_cpus: int, beyond: float, kept: float
+) -> list[str]:
+    """What day 7's loader settings did: the best plain worker count (``best``, a setting's name,
+    with its speed-up), what workers beyond the ``cpus`` this process may use did (``beyond``:
+    ``most`` workers' speed over ``at_cpus`` workers'), and what keeping workers alive between
+    epochs did (``kept``, the second epoch's speed-up)."""
+    if best == "num_workers=0":
+        first = text("utilisation.workers.none")
+    else:
+        first = text("utilisation.workers.best", best=best, speed=best_speed)
+    if most == at_cpus:
+        why = text("utilisation.workers.not_tried")
+    else:
+        effect = "helped" if beyond > 1.1 else "nothing" if beyond >= 0.9 else "in_the_way"
+        why = text(f"utilisation.workers.{effect}", most=most, beyond=beyond, at_cpus=at_cpus)
+    return [first, text("utilisation.workers.cpus", cpus=cpus, why=why, kept=kept)]

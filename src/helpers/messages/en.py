@@ -611,6 +611,73 @@ MESSAGES = {
         "One batch of 256 images is already {flops:.2e} FLOPs, far past any take-off point: the "
         "hours per device for 90 epochs, and what bounds them:"
     ),
+    "utilisation.workers.none": (
+        "No worker count beat loading in the main process here (`num_workers=0`)."
+    ),
+    "utilisation.workers.best": (
+        "Best plain worker count: **{best}**, {speed:.2f}× as fast as `num_workers=0`."
+    ),
+    "utilisation.workers.not_tried": "no worker count above that was tried",
+    "utilisation.workers.helped": (
+        "{most} workers, more than the CPUs, still helped ({beyond:.2f}× as fast as {at_cpus})"
+    ),
+    "utilisation.workers.nothing": (
+        "{most} workers, more than the CPUs, added nothing ({beyond:.2f}× as fast as {at_cpus})"
+    ),
+    "utilisation.workers.in_the_way": (
+        "{most} workers, more than the CPUs, got in the way ({beyond:.2f}× as fast as {at_cpus})"
+    ),
+    "utilisation.workers.cpus": (
+        "This process may use **{cpus} CPUs**, shared by the workers and the training step; {why}. "
+        "Keeping 2 workers alive between epochs (`persistent_workers`) made the second epoch "
+        "{kept:.2f}× as fast as restarting them (one run of each setting: read small ratios as "
+        "noise)."
+    ),
+    # day 7's findings, cell by cell (notebooks/day07_gpu_utilization.ipynb)
+    "day07.measured_on": "Measured on: **{card}**.",
+    "day07.epoch": (
+        "One epoch, {steps} steps, `num_workers=0`: **{waiting:.2f} s waiting** for data, "
+        "**{computing:.2f} s in steps**: step share **{busy:.0%}**."
+    ),
+    "day07.items": (
+        "Each item is a {size}×{size} JPEG, decoded and shrunk on the CPU: this machine reads "
+        "**{rate:,.0f} items per second** on one core, and the loop waits for all 64 of a batch "
+        "before every step."
+    ),
+    "day07.peak": "Peak of this device: **{peak:,.1f} GFLOP/s** ({threads} thread(s)).",
+    "day07.operator_share": (
+        "On this CPU the 'busy share' is the time inside computing operators; a GPU's profile "
+        "counts kernel time instead, the figure `nvidia-smi` estimates."
+    ),
+    "day07.one_epoch": (
+        "{workers} worker(s), {size}×{size} JPEGs: {waiting:.2f} s waiting, {computing:.2f} s "
+        "computing, busy **{busy:.0%}**."
+    ),
+    "day07.relu": (
+        "`x.relu()` needed **{new:,.0f} MB** more at its peak; `x.relu_()` **{in_place:,.0f} MB**."
+    ),
+    "day07.autocast.scaler": "On **{device}**: autocast in **{dtype}**, GradScaler on ({why}).",
+    "day07.autocast.no_scaler": "On **{device}**: autocast in **{dtype}**, GradScaler off ({why}).",
+    "day07.precision": (
+        "Batch {batch:,} on {device}: float32 **{float32_ms:.1f} ms** per step, {label} "
+        "**{mixed_ms:.1f} ms** (medians): autocast is **{ratio:.2f}×** as fast here (median of "
+        "the rounds' ratios)."
+    ),
+    "day07.capability": "CPU capability: {capability}.",
+    "day07.accumulation": (
+        "Batch {big:,} in one piece: peak **{whole:,.0f} MB**; as {parts} micro-batches of "
+        "{micro_rows:,}: **{micro:,.0f} MB**."
+    ),
+    "day07.same_gradients": "Same gradients: **{same}**.",
+    "day07.starting": "On {where}, starting from batch {start:,}:",
+    "day07.goes_on": (
+        "Training can go on with batch **{batch:,}** (or keep the big batch with gradient "
+        "accumulation)."
+    ),
+    "day07.halving": (
+        "Halving the width cut the weights to {share:.0%} and made a step **{speed:.1f}×** as "
+        "fast at batch {batch:,} (median of the rounds' ratios)."
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims: the lesson's explanation judged part by part (days 5 and 6)
     "claims.claim.floor": (

@@ -536,6 +536,74 @@ MESSAGES = {
         "一批 256 张图片就已经是 {flops:.2e} 次浮点运算，远远超过任何起飞点："
         "下面是每台设备训练 90 个轮次所需的小时数，以及限制它们的因素："
     ),
+    "utilisation.workers.none": (
+        "在这里，没有哪个工作进程数比在主进程中加载（`num_workers=0`）更快。"
+    ),
+    "utilisation.workers.best": (
+        "最好的普通工作进程数：**{best}**，速度是 `num_workers=0` 的 {speed:.2f}×。"
+    ),
+    "utilisation.workers.not_tried": "没有尝试比这更多的工作进程数",
+    "utilisation.workers.helped": (
+        "{most} 个工作进程（比 CPU 多）仍然有帮助（速度是 {at_cpus} 个时的 {beyond:.2f}×）"
+    ),
+    "utilisation.workers.nothing": (
+        "{most} 个工作进程（比 CPU 多）没有带来任何提升（速度是 {at_cpus} 个时的 {beyond:.2f}×）"
+    ),
+    "utilisation.workers.in_the_way": (
+        "{most} 个工作进程（比 CPU 多）反而碍事（速度是 {at_cpus} 个时的 {beyond:.2f}×）"
+    ),
+    "utilisation.workers.cpus": (
+        "本进程可以使用 **{cpus} 个 CPU**，由工作进程和训练步骤共享；{why}。"
+        "在轮次之间保留 2 个工作进程（`persistent_workers`）让第二个轮次的速度是重新启动它们的 "
+        "{kept:.2f}×（每种设置只运行一次：小的比值请当作噪声）。"
+    ),
+    # 第 7 天的发现
+    "day07.measured_on": "测量环境：**{card}**。",
+    "day07.epoch": (
+        "一个轮次，{steps} 步，`num_workers=0`：**{waiting:.2f} s 在等待**数据，"
+        "**{computing:.2f} s 在执行步骤**：步骤占比 **{busy:.0%}**。"
+    ),
+    "day07.items": (
+        "每一项都是一张 {size}×{size} 的 JPEG，在 CPU 上解码并缩小：这台机器单核每秒读取 "
+        "**{rate:,.0f} 项**，而循环在每一步之前都要等一个批次的全部 64 项。"
+    ),
+    "day07.peak": "这台设备的峰值：**{peak:,.1f} GFLOP/s**（{threads} 个线程）。",
+    "day07.operator_share": (
+        "在这台 CPU 上，“忙碌占比”是在做计算的算子内部的时间；GPU 的性能分析统计的则是内核时间，"
+        "也就是 `nvidia-smi` 估计的那个数字。"
+    ),
+    "day07.one_epoch": (
+        "{workers} 个工作进程，{size}×{size} 的 JPEG：等待 {waiting:.2f} s，计算 {computing:.2f} "
+        "s，"
+        "忙碌 **{busy:.0%}**。"
+    ),
+    "day07.relu": (
+        "`x.relu()` 在峰值时多用了 **{new:,.0f} MB**；`x.relu_()` 多用了 **{in_place:,.0f} MB**。"
+    ),
+    "day07.autocast.scaler": (
+        "在 **{device}** 上：autocast 使用 **{dtype}**，启用 GradScaler（{why}）。"
+    ),
+    "day07.autocast.no_scaler": (
+        "在 **{device}** 上：autocast 使用 **{dtype}**，不启用 GradScaler（{why}）。"
+    ),
+    "day07.precision": (
+        "批量 {batch:,}，在 {device} 上：float32 每步 **{float32_ms:.1f} ms**，{label} "
+        "**{mixed_ms:.1f} ms**（中位数）：autocast 在这里的速度是 "
+        "**{ratio:.2f}×**（各轮比值的中位数）。"
+    ),
+    "day07.capability": "CPU 能力级别：{capability}。",
+    "day07.accumulation": (
+        "批量 {big:,} 一次算完：峰值 **{whole:,.0f} MB**；拆成 {parts} 个 {micro_rows:,} "
+        "行的微批次："
+        "**{micro:,.0f} MB**。"
+    ),
+    "day07.same_gradients": "梯度相同：**{same}**。",
+    "day07.starting": "在 {where} 上，从批量 {start:,} 开始：",
+    "day07.goes_on": "训练可以用批量 **{batch:,}** 继续（或者用梯度累积保留大批量）。",
+    "day07.halving": (
+        "宽度减半后，权重减到 {share:.0%}，在批量 {batch:,} 时一步的速度是原来的 **{speed:.1f}×**"
+        "（各轮比值的中位数）。"
+    ),
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims
     "claims.claim.floor": (
