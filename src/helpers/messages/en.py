@@ -678,6 +678,29 @@ MESSAGES = {
         "Halving the width cut the weights to {share:.0%} and made a step **{speed:.1f}×** as "
         "fast at batch {batch:,} (median of the rounds' ratios)."
     ),
+    # the lessons' own plots (days 0-2, 4, 6): axes, titles and legends
+    "plot.epoch": "epoch",
+    "plot.training_loss": "training loss (cross-entropy)",
+    "plot.model_on": "{model} on {device}",
+    "plot.since_start": "time since the start (s)",
+    "plot.memory_gb": "memory (GB)",
+    "plot.memory_title": "Memory while the workload ran",
+    "plot.bytes_copied": "bytes copied",
+    "plot.time_per_copy": "time per copy (µs)",
+    "plot.copy_title": "Time per copy (median, bars: interquartile range)",
+    "plot.throughput": "throughput (GB/s)",
+    "plot.throughput_title": "Throughput",
+    "plot.measured_here": "{name}, {on} (measured here)",
+    "plot.reference": "{name}, reference GPU: {gpu} (not measured here)",
+    "plot.rows_full_batch": "rows per step (full batch)",
+    "plot.step_ms": "time per training step (ms)",
+    "plot.step_title": "Time per training step against rows",
+    "plot.your_point": "your point",
+    "plot.rows_per_step": "rows per step",
+    "plot.time_per_step": "time per step (ms)",
+    "plot.batch_size": "batch size (rows per step)",
+    "plot.epoch_seconds": "time per epoch (s)",
+    "plot.epoch_title": "One epoch over {rows:,} rows on {device}",
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims: the lesson's explanation judged part by part (days 5 and 6)
     "claims.claim.floor": (
@@ -937,6 +960,25 @@ MESSAGES = {
         "**{speedup:.1f}×** as fast as the lesson loop recording every 100 epochs. {advice} "
         "Verdicts, part by part: {verdicts}."
     ),
+    # day 5's own plots
+    "day05.plot.recordings": "recordings per run",
+    "day05.plot.remaining": "remaining time (s)",
+    "day05.plot.fits_title": "Remaining time against recordings, with the fitted lines",
+    "day05.plot.student": "student (GPU)",
+    "day05.plot.you": "you ({device})",
+    "day05.plot.median": "median, bars: interquartile range",
+    "day05.plot.recordings_never": "recordings per run (log scale; 0 = never)",
+    "day05.plot.run_time": "run time (s)",
+    "day05.plot.sweep_title": "{epochs} epochs on {device}",
+    "day05.plot.runs_minus_line": "runs minus the straight line",
+    "day05.plot.parabola": "the parabola minus the line",
+    "day05.plot.recordings_log": "recordings per run (log scale)",
+    "day05.plot.residual": "residual (ms)",
+    "day05.plot.residuals": "Residuals",
+    "day05.plot.medians": "section 3 medians ({device})",
+    "day05.plot.your_runs": "your runs (scaled to the same epochs)",
+    "day05.plot.seconds_per": "seconds per {epochs} epochs",
+    "day05.plot.timeline": "{epochs} epochs of the lesson's loop on {device}",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
     # helpers.scaling and helpers.links: day 8's findings
@@ -1084,4 +1126,8 @@ MESSAGES = {
         "per GPU is what this section is about. On a GPU machine it trains the wide network "
         "sharded and shows each GPU's share of the weights."
     ),
+    # day 8's own plots
+    "day08.plot.tensor_bytes": "tensor size (bytes)",
+    "day08.plot.allreduce_us": "time per all-reduce (µs)",
+    "day08.plot.ring_title": "All-reduce on {n} processes ({backend}), with the fitted curves",
 }

@@ -604,6 +604,29 @@ MESSAGES = {
         "宽度减半后，权重减到 {share:.0%}，在批量 {batch:,} 时一步的速度是原来的 **{speed:.1f}×**"
         "（各轮比值的中位数）。"
     ),
+    # 课程自己的图
+    "plot.epoch": "轮次",
+    "plot.training_loss": "训练损失（交叉熵）",
+    "plot.model_on": "{model}，在 {device} 上",
+    "plot.since_start": "从开始起的时间（s）",
+    "plot.memory_gb": "内存（GB）",
+    "plot.memory_title": "负载运行期间的内存",
+    "plot.bytes_copied": "拷贝的字节数",
+    "plot.time_per_copy": "每次拷贝的时间（µs）",
+    "plot.copy_title": "每次拷贝的时间（中位数，误差线：四分位距）",
+    "plot.throughput": "吞吐量（GB/s）",
+    "plot.throughput_title": "吞吐量",
+    "plot.measured_here": "{name}，{on}（在这里测得）",
+    "plot.reference": "{name}，参考 GPU：{gpu}（不是在这里测得的）",
+    "plot.rows_full_batch": "每步的行数（全批量）",
+    "plot.step_ms": "每个训练步的时间（ms）",
+    "plot.step_title": "每个训练步的时间与行数",
+    "plot.your_point": "你的点",
+    "plot.rows_per_step": "每步的行数",
+    "plot.time_per_step": "每步的时间（ms）",
+    "plot.batch_size": "批量大小（每步的行数）",
+    "plot.epoch_seconds": "每个轮次的时间（s）",
+    "plot.epoch_title": "在 {device} 上 {rows:,} 行的一个轮次",
     # day 5: loops, claims, compiled and the day's conclusions
     # helpers.claims
     "claims.claim.floor": (
@@ -834,6 +857,25 @@ MESSAGES = {
         "{loop:.2g}%。每个轮次最快的改法 {best}，速度是每 100 个轮次记录一次的课程循环的 "
         "**{speedup:.1f}×**。{advice} 逐项的结论：{verdicts}。"
     ),
+    # 第 5 天自己的图
+    "day05.plot.recordings": "每次运行的记录次数",
+    "day05.plot.remaining": "剩余时长（s）",
+    "day05.plot.fits_title": "剩余时长与记录次数，以及拟合的直线",
+    "day05.plot.student": "学员（GPU）",
+    "day05.plot.you": "你（{device}）",
+    "day05.plot.median": "中位数，误差线：四分位距",
+    "day05.plot.recordings_never": "每次运行的记录次数（对数坐标；0 = 从不）",
+    "day05.plot.run_time": "运行时间（s）",
+    "day05.plot.sweep_title": "在 {device} 上 {epochs} 个轮次",
+    "day05.plot.runs_minus_line": "各次运行减去直线",
+    "day05.plot.parabola": "抛物线减去直线",
+    "day05.plot.recordings_log": "每次运行的记录次数（对数坐标）",
+    "day05.plot.residual": "残差（ms）",
+    "day05.plot.residuals": "残差",
+    "day05.plot.medians": "第 3 节的中位数（{device}）",
+    "day05.plot.your_runs": "你的运行（换算到相同轮次）",
+    "day05.plot.seconds_per": "每 {epochs} 个轮次的秒数",
+    "day05.plot.timeline": "课程循环在 {device} 上的 {epochs} 个轮次",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     # day 8: distributed, ranks, ddp_train and the day's conclusions
     # helpers.scaling 与 helpers.links
@@ -951,6 +993,10 @@ MESSAGES = {
         "的显存正是本节的主题。"
         "在有 GPU 的机器上，它会分片训练宽网络，并显示每块 GPU 持有的权重份额。"
     ),
+    # 第 8 天自己的图
+    "day08.plot.tensor_bytes": "张量大小（字节）",
+    "day08.plot.allreduce_us": "每次全归约的时间（µs）",
+    "day08.plot.ring_title": "{n} 个进程上的全归约（{backend}），以及拟合的曲线",
 }
 
 WORDS = {
@@ -962,7 +1008,20 @@ WORDS = {
     "medians": "个中位数",
     "rows": "行",
     "threads": "个线程",
+    "callables": "个可调用对象",
+    "times": "倍",
+    "times faster": "倍",
+    "times slower": "倍",
+    "times less": "倍",
+    "times longer": "倍",
+    "hours": "小时",
     # the names code passes to the verdicts of helpers.stats
+    "every 1": "每个轮次都记录",
+    "never": "从不记录",
+    "every 100": "每 100 个轮次记录一次",
+    "every 2000": "每 2000 个轮次记录一次",
+    "learning rate 0.1": "学习率 0.1",
+    "learning rate 0.01": "学习率 0.01",
     "one recording": "每次记录",
     "one-hot": "独热编码",
     "codes": "整数编码",
