@@ -674,6 +674,7 @@ MESSAGES = {
         "Training can go on with batch **{batch:,}** (or keep the big batch with gradient "
         "accumulation)."
     ),
+    "day07.tuning": "Seconds per {epochs} epochs: {verdict}",
     "day07.halving": (
         "Halving the width cut the weights to {share:.0%} and made a step **{speed:.1f}×** as "
         "fast at batch {batch:,} (median of the rounds' ratios)."
@@ -961,6 +962,10 @@ MESSAGES = {
         "Verdicts, part by part: {verdicts}."
     ),
     # day 5's own plots
+    "day05.column.median_s": "median (s)",
+    "day05.column.q1_s": "first quartile (s)",
+    "day05.column.q3_s": "third quartile (s)",
+    "day05.column.spread_s": "spread: interquartile range (s)",
     "day05.plot.recordings": "recordings per run",
     "day05.plot.remaining": "remaining time (s)",
     "day05.plot.fits_title": "Remaining time against recordings, with the fitted lines",
@@ -1127,6 +1132,11 @@ MESSAGES = {
         "sharded and shows each GPU's share of the weights."
     ),
     # day 8's own plots
+    "day08.column.compute": "compute only",
+    "day08.column.ddp": "DDP step",
+    "day08.column.allreduce": "all-reduce alone",
+    "day08.column.exposed": "waited for communication",
+    "day08.column.hidden": "hidden by overlap",
     "day08.plot.tensor_bytes": "tensor size (bytes)",
     "day08.plot.allreduce_us": "time per all-reduce (µs)",
     "day08.plot.ring_title": "All-reduce on {n} processes ({backend}), with the fitted curves",

@@ -600,6 +600,7 @@ MESSAGES = {
     "day07.same_gradients": "梯度相同：**{same}**。",
     "day07.starting": "在 {where} 上，从批量 {start:,} 开始：",
     "day07.goes_on": "训练可以用批量 **{batch:,}** 继续（或者用梯度累积保留大批量）。",
+    "day07.tuning": "每 {epochs} 个轮次的秒数：{verdict}",
     "day07.halving": (
         "宽度减半后，权重减到 {share:.0%}，在批量 {batch:,} 时一步的速度是原来的 **{speed:.1f}×**"
         "（各轮比值的中位数）。"
@@ -858,6 +859,10 @@ MESSAGES = {
         "**{speedup:.1f}×**。{advice} 逐项的结论：{verdicts}。"
     ),
     # 第 5 天自己的图
+    "day05.column.median_s": "中位数（s）",
+    "day05.column.q1_s": "第一四分位数（s）",
+    "day05.column.q3_s": "第三四分位数（s）",
+    "day05.column.spread_s": "离散：四分位距（s）",
     "day05.plot.recordings": "每次运行的记录次数",
     "day05.plot.remaining": "剩余时长（s）",
     "day05.plot.fits_title": "剩余时长与记录次数，以及拟合的直线",
@@ -994,6 +999,11 @@ MESSAGES = {
         "在有 GPU 的机器上，它会分片训练宽网络，并显示每块 GPU 持有的权重份额。"
     ),
     # 第 8 天自己的图
+    "day08.column.compute": "只计算",
+    "day08.column.ddp": "DDP 一步",
+    "day08.column.allreduce": "单独的全归约",
+    "day08.column.exposed": "等待通信",
+    "day08.column.hidden": "被重叠藏住",
     "day08.plot.tensor_bytes": "张量大小（字节）",
     "day08.plot.allreduce_us": "每次全归约的时间（µs）",
     "day08.plot.ring_title": "{n} 个进程上的全归约（{backend}），以及拟合的曲线",
