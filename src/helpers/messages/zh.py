@@ -1055,7 +1055,7 @@ WORDS = {
     "one bucket": "一个桶",
     "a step with .item()": "带 .item() 的一步",
     "a step without": "不带它的一步",
-    "bytes each rank sends": "每个进程发送的字节",
+    "bytes each rank sends": "字节（每个进程发送）",
     # how a rate moves with a code (helpers.preprocessing.rate_trend)
     "rises": "上升",
     "falls": "下降",
