@@ -113,3 +113,18 @@ def test_allocation_note_names_what_this_device_and_system_do(kind, system, says
     note = copies.allocation_note(kind, system)
     assert says in note
     assert ("glibc" in note) == (kind == "cpu" and system == "Linux")
+
+
+@pytest.mark.parametrize(
+    ("one", "two", "words"),
+    [
+        (0.0181, 0.0113, "here the copy overlapped."),  # 64 MiB beside a 4096² product, a T4
+        (0.0181, 0.0175, "did not overlap measurably."),  # the copy waited for the product
+        (None, None, "No CUDA GPU here (cpu)"),
+    ],
+)
+def test_streams_say_whether_the_copy_overlapped(one, two, words, monkeypatch):
+    from helpers.copies import streams_finding
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert words in streams_finding(one, two, "cpu")

@@ -189,3 +189,14 @@ def test_architecture_outside_the_table_is_unknown(capability):
 )
 def test_gpu_tier_from_the_name(name, tier):
     assert hardware.gpu_tier(name, 24)[0] == tier
+
+
+def test_day_1_says_what_it_found_for_each_kind_of_gpu(monkeypatch):
+    from helpers.gpu import found_note
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert found_note("cuda") == []  # the table of the cards says it
+    assert found_note("mps") == ["**Apple GPU (MPS)** found:"]
+    assert found_note("none")[0].startswith("**No GPU here**") and len(found_note("none")) == 2
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert found_note("none")[0].startswith("**这里没有 GPU**")

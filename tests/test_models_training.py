@@ -116,3 +116,28 @@ def test_the_loop_shown_on_day_0_is_the_helper_s_loop(iris, record_every):
     torch.manual_seed(0)
     helper = train(IrisMLP(), X, y, 30, record_every=record_every, progress=False)
     assert shown == helper.losses
+
+
+def test_a_loop_by_hand_is_said_to_record_the_same_losses_or_different_ones(monkeypatch):
+    from helpers.training import same_losses
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    losses = [1.0986, 1.0412, 0.9873]
+    assert "the same losses" in same_losses([v + 1e-7 for v in losses], losses)
+    assert "DIFFERENT" in same_losses([1.0986, 1.0412, 0.9901], losses)  # one step went astray
+    assert "DIFFERENT" in same_losses(losses[:2], losses)  # recorded at other epochs
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert same_losses(losses, losses) == "上面的循环与 `train` 记录的损失相同。"
+
+
+def test_the_training_notes_carry_the_run_s_numbers(monkeypatch):
+    from helpers.training import TrainResult, loss_note, trained_note
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    result = TrainResult([1.0986, 0.0521], [0, 1960], 0.91, 0.0498, "cpu")
+    assert trained_note(result, 2000) == (
+        "Trained **2000 epochs** on **cpu** in **0.91 s** (455 µs per epoch)."
+    )
+    assert "from **1.099** to **0.050**; accuracy on the 30 test flowers is **97%**" in loss_note(
+        result, 0.9667, 30
+    )

@@ -171,3 +171,13 @@ def test_rate_trend_and_why_codes_are_one_hot(rates, trend, says):
     found = rate_trend(pd.Series(rates))
     assert found == trend
     assert says in code_note("thal", found) and "3 normal" in code_note("thal", found)
+
+
+def test_the_base_rate_names_the_majority_to_guess(monkeypatch):
+    from helpers.preprocessing import base_rate_note
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert "guessing 'no disease' is right 54%" in base_rate_note(139 / 303)  # the Cleveland data
+    assert "guessing 'disease' is right 61%" in base_rate_note(0.61)
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert "总是猜“没病”的正确率是 54%" in base_rate_note(139 / 303)

@@ -191,3 +191,18 @@ def test_the_bound_s_words_say_below_or_within_the_lesson_s_range():
     )
     assert "That bound is below the lesson's" in this
     assert "That bound is within the lesson's" in server
+
+
+@pytest.mark.parametrize(
+    ("device", "reference", "side"),
+    [
+        ("cuda", "Tesla T4", "this machine's GPU (cuda)"),
+        ("cpu", "Tesla T4, 2026-11-28 (your receipt)", "Tesla T4, 2026-11-28 (your receipt)"),
+        ("cpu", None, "the lesson's one GPU run"),
+    ],
+)
+def test_the_gpu_side_is_this_machines_gpu_then_the_reference_then_the_lesson(
+    device, reference, side, monkeypatch
+):
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert takeoff.gpu_side(device, reference) == side

@@ -246,3 +246,21 @@ def test_step_utilisation_reports_three_figures_on_the_cpu():
 )
 def test_accumulation_verdict_says_what_the_memory_figure_can_show(whole, micro, device, words):
     assert words in utilisation.accumulation_verdict(whole, micro, 4, device)
+
+
+@pytest.mark.parametrize(
+    ("best", "most", "beyond", "words"),
+    [
+        ("num_workers=0", 2, 1.0, ("No worker count beat", "no worker count above")),
+        ("num_workers=2", 4, 1.31, ("**num_workers=2**, 1.62×", "CPUs, still helped")),
+        ("num_workers=2", 4, 1.02, ("**num_workers=2**", "added nothing (1.02× as fast as 2)")),
+        ("num_workers=1", 4, 0.71, ("**num_workers=1**", "got in the way (0.71× as fast as 2)")),
+    ],
+)  # fmt: skip
+def test_the_workers_finding_follows_the_speed_ups(best, most, beyond, words, monkeypatch):
+    from helpers.utilisation import workers_finding
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    first, second = workers_finding(best, 1.62, 2, most, 2, beyond, 1.08)
+    assert words[0] in first and words[1] in second, (first, second)
+    assert "**2 CPUs**" in second and "1.08× as fast as restarting them" in second

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from helpers.messages import text
 from helpers.stats import AffineFit, Interval, LineCheck, fit_affine
 
 STUDENT_EPOCHS = 20_000
@@ -38,17 +39,9 @@ STUDENT_COMPUTE_S = 3.0
 STUDENT_RUNS = ((100, 200, 10.43), (200, 100, 10.02), (1000, 20, 10.12), (2000, 10, 9.74))
 """The original observation: (record every N epochs, recordings, remaining time in seconds)."""
 
-CLAIMS = {
-    "floor": "A floor (底噪) every epoch pays whether or not it records: the Python `for` loop "
-    "itself plus launching kernels (启动开销)",
-    "sync": "`.item()` is a synchronisation (同步) that makes the CPU wait for the GPU, with a "
-    "threshold effect (阈值效应): below some recording frequency the waits stop mattering",
-    "issue": "Submission is asynchronous (异步): once recordings are rare, how fast the CPU "
-    "issues commands, not the number of syncs, limits the speed",
-    "compute": "'About 3 s of necessary compute' (必须的计算时长), subtracted to leave the "
-    "remaining time (剩余时长)",
-}
-"""The explanation's parts in the course's words, and the lesson's loosest number."""
+CLAIMS = ("floor", "sync", "issue", "compute")
+"""The explanation's parts and the lesson's loosest number; each is worded in the message
+catalog as ``claims.claim.<part>`` (:mod:`helpers.messages`)."""
 
 
 def student_table() -> pd.DataFrame:
@@ -66,16 +59,10 @@ def single_runs_say(fit: AffineFit) -> str:
     """What a handful of single runs, one per condition, can say about the price of a recording
     (the student's table and the learner's first one)."""
     if not fit.b.distinguishable:
-        return (
-            f"{fit.b.n} single runs cannot price a recording: no line, straight or not, can be "
-            "seen in them."
-        )
+        return text("claims.single.noise", n=fit.b.n)
     if fit.b.value < 0:
-        return (
-            f"these {fit.b.n} runs drifted: a slope that more recordings cannot cause, so no price "
-            "either."
-        )
-    return f"these {fit.b.n} runs do price a recording, though one run each is a thin basis."
+        return text("claims.single.drift", n=fit.b.n)
+    return text("claims.single.priced", n=fit.b.n)
 
 
 @dataclass(frozen=True)
@@ -83,15 +70,39 @@ class Judgement:
     """One part of the explanation, and what the measurements say about it."""
 
     part: str
-    """A key of :data:`CLAIMS`."""
+    """One of :data:`CLAIMS`."""
     verdict: str
     """``supported``, ``partly supported``, ``not supported``, ``supported (second half only)``,
     ``not testable on a CPU`` or one of the two ``loose: ...`` verdicts: decided by the numbers."""
     evidence: str
     """The numbers behind the verdict, as a sentence."""
 
+    def shown_verdict(self) -> str:
+        """The verdict in the course's language."""
+        cpu = "not testable on a "
+        if self.verdict.startswith(cpu):
+            return text("claims.verdict.not testable", device=self.verdict.removeprefix(cpu))
+        return text(f"claims.verdict.{self.verdict}")
+
     def row(self) -> dict:
-        return {"claim": CLAIMS[self.part], "your data": self.verdict, "evidence": self.evidence}
+        """The claim, the verdict and the evidence, headed in the course's language."""
+        return {
+            text("claims.column.claim"): text(f"claims.claim.{self.part}"),
+            text("claims.column.verdict"): self.shown_verdict(),
+            text("claims.column.evidence"): self.evidence,
+        }
+
+    def line(self) -> str:
+        """The verdict, the part and the evidence as one Markdown list item."""
+        return text(
+            "claims.line", verdict=self.shown_verdict(), part=self.part, evidence=self.evidence
+        )
+
+
+def verdict_table(judgements: list[Judgement]) -> pd.DataFrame:
+    """The claims as the index, the verdicts as the one column (the evidence is said apart)."""
+    table = pd.DataFrame([j.row() for j in judgements]).set_index(text("claims.column.claim"))
+    return table[[text("claims.column.verdict")]]
 
 
 def _us(seconds: float) -> str:
@@ -105,14 +116,9 @@ WAITING_DEVICES = ("cuda", "mps")
 
 def _launches(operators: float, computing: float, device_type: str) -> str:
     """What the operators an epoch dispatches are on ``device_type``."""
-    if device_type == "cuda":
-        return f"{computing:.0f} of them compute, each a kernel launch"
-    if device_type == "mps":
-        return f"{computing:.0f} of them compute, each a GPU kernel"
-    return (
-        f"{computing:.0f} of them compute; a CPU launches no kernels, so dispatch, autograd and "
-        "the optimiser's Python stand in for the launches"
-    )
+    if device_type in ("cuda", "mps"):
+        return text(f"claims.launches.{device_type}", computing=computing)
+    return text("claims.launches.cpu", computing=computing)
 
 
 def judge_floor(
@@ -147,29 +153,21 @@ def judge_floor(
             "too noisy to judge the floor; measure more rounds"
         )
     outside = min(max(1 - inside_share, 0.0), 1.0)
-    head = (
-        f"The floor is real: {_us(floor.value)} per epoch (95% interval {_us(floor.low)} to "
-        f"{_us(floor.high)}), paid whatever is recorded; {outside:.0%} of an epoch lies outside "
-        "the operators' own time"
+    head = text(
+        "claims.floor.head",
+        value=_us(floor.value),
+        low=_us(floor.low),
+        high=_us(floor.high),
+        outside=outside,
     )
-    loop = (
-        f"The `for` statement with its `%` test takes {bare_loop * 1e9:.0f} ns of it "
-        f"({bare_loop / floor.value * 100:.2g}%): the loop that carries a floor is the Python each "
-        "epoch runs, not the loop statement"
-    )
+    loop = text("claims.floor.loop", ns=bare_loop * 1e9, percent=bare_loop / floor.value * 100)
     if outside > 0.5:
-        return Judgement(
-            "floor",
-            "supported",
-            f"{head}: overhead, the cost of issuing the {operators:.0f} operators each epoch "
-            f"dispatches ({_launches(operators, computing, device_type)}). {loop}.",
+        launches = _launches(operators, computing, device_type)
+        evidence = text(
+            "claims.floor.overhead", head=head, operators=operators, launches=launches, loop=loop
         )
-    return Judgement(
-        "floor",
-        "partly supported",
-        f"{head}: most of the floor is the operators' work itself, not the loop or the launches. "
-        f"{loop}.",
-    )
+        return Judgement("floor", "supported", evidence)
+    return Judgement("floor", "partly supported", text("claims.floor.work", head=head, loop=loop))
 
 
 def judge_sync(line: LineCheck, device_type: str = "cpu") -> Judgement:
@@ -183,46 +181,23 @@ def judge_sync(line: LineCheck, device_type: str = "cpu") -> Judgement:
     each wait costs the same: waits, but no threshold.
     """
     price = line.fit.b
-    priced = f"one recording costs {price.text(1e6, ' µs', 2)}"
-    sharp = f"these runs would have detected {_us(line.smallest_slope)} or more"
-    bend = line.bend.text(1e3, " ms", 1)
+    said = {
+        "priced": text("claims.sync.priced", price=price.text(1e6, " µs", 2)),
+        "zero": price.zero_verdict(),
+        "bend": line.bend.text(1e3, " ms", 1),
+        "sharp": text("claims.sync.sharp", smallest=_us(line.smallest_slope)),
+        "device": device_type,
+    }
     if device_type not in WAITING_DEVICES:
-        return Judgement(
-            "sync",
-            f"not testable on a {device_type.upper()}",
-            f"On a {device_type.upper()} nothing is queued, so `.item()` has nothing to wait for: "
-            f"it reads a number already in memory. What these runs saw ({priced}; "
-            f"{price.zero_verdict()}; bend {bend}) is the work of recording, or noise, not a "
-            "wait; run this notebook on a GPU to test the claim.",
-        )
+        evidence = text("claims.sync.no_queue", **{**said, "device": device_type.upper()})
+        return Judgement("sync", f"not testable on a {device_type.upper()}", evidence)
     if not price.distinguishable:
-        return Judgement(
-            "sync",
-            "not supported",
-            f"On this {device_type} device the waits do not show: {priced}: "
-            f"{price.zero_verdict()}; {sharp}, so if they cost, they cost less.",
-        )
+        return Judgement("sync", "not supported", text("claims.sync.hidden", **said))
     if price.value < 0:
-        return Judgement(
-            "sync",
-            "not supported",
-            f"Recording more made runs faster ({priced}): a drift of the machine, not a cost. "
-            "Re-run with more rounds.",
-        )
+        return Judgement("sync", "not supported", text("claims.sync.drift", **said))
     if line.bend.distinguishable and line.bend.value > 0:
-        return Judgement(
-            "sync",
-            "supported",
-            f"The waits are real: {priced}, and the time bends upwards (bend {bend}): frequent "
-            "recordings cost more each, rare ones next to nothing: a threshold effect.",
-        )
-    return Judgement(
-        "sync",
-        "partly supported",
-        f"The waits are real: {priced}. But the time does not bend upwards (bend {bend}): each "
-        "recording costs the same however often it comes, so the waits matter in proportion to "
-        "their number: no threshold.",
-    )
+        return Judgement("sync", "supported", text("claims.sync.threshold", **said))
+    return Judgement("sync", "partly supported", text("claims.sync.no_threshold", **said))
 
 
 def judge_issue(
@@ -245,30 +220,29 @@ def judge_issue(
     where nothing is queued, only that second half is tested, and the verdict says so.
     """
     overhead = min(max(1 - inside_share, 0.0), 1.0)
-    facts = (
-        f"with rare recordings an epoch takes {_us(epoch)}, {overhead:.0%} of it outside the "
-        f"operators (overhead) and {sync_share:.1%} of a run in the recordings' waits; issuing "
-        f"fewer operations per epoch made training at least {speedup_low:.2f}× as fast in "
-        "three rounds out of four"
+    facts = text(
+        "claims.issue.facts",
+        epoch=_us(epoch),
+        overhead=overhead,
+        sync_share=sync_share,
+        speedup_low=speedup_low,
     )
     failed = []
     if overhead <= 0.5:
-        failed.append("most of an epoch is spent inside operators: the work, not issuing it")
+        failed.append(text("claims.issue.failed.inside"))
     if sync_share >= 0.5:
-        failed.append("the waits still take most of the time")
+        failed.append(text("claims.issue.failed.waits"))
     if speedup_low <= 1:
-        failed.append("issuing less did not make it reliably faster")
+        failed.append(text("claims.issue.failed.speed"))
     if failed:
-        return Judgement(
-            "issue", "not supported", f"{facts[0].upper()}{facts[1:]}; but {'; '.join(failed)}."
-        )
+        reasons = text("claims.issue.joint").join(failed)
+        evidence = text("claims.issue.not_supported", facts=facts, reasons=reasons)
+        return Judgement("issue", "not supported", evidence[0].upper() + evidence[1:])
     if device_type not in WAITING_DEVICES:
-        where = (
-            "On a CPU nothing is queued (the CPU runs each operator itself), so only the second "
-            "half can be tested, and it holds: "
-        )
-        return Judgement("issue", "supported (second half only)", f"{where}{facts}.")
-    return Judgement("issue", "supported", f"{facts[0].upper()}{facts[1:]}.")
+        evidence = text("claims.issue.second_half", facts=facts)
+        return Judgement("issue", "supported (second half only)", evidence)
+    evidence = text("claims.issue.supported", facts=facts)
+    return Judgement("issue", "supported", evidence[0].upper() + evidence[1:])
 
 
 def judge_compute_claim(
@@ -299,24 +273,19 @@ def judge_compute_claim(
             "GFLOP/s the claim implies: check the peak and the FLOPs per epoch"
         )
     inside_total = inside_operators * epochs
-    head = (
-        f"{seconds:g} s over {epochs} epochs is {_us(per_epoch)} per epoch. As arithmetic "
-        f"({flops:,.0f} FLOPs per epoch) that is {implied / 1e9:.3g} GFLOP/s, "
-        f"{peak_flops / implied:,.0f}× below this machine's own peak: it is not arithmetic time. "
-        f"Here the operators' own time over {epochs} epochs is {inside_total:.2g} s "
-        f"({_us(inside_operators)} per epoch)"
+    head = text(
+        "claims.compute.head",
+        seconds=seconds,
+        epochs=epochs,
+        per_epoch=_us(per_epoch),
+        flops=flops,
+        gflops=implied / 1e9,
+        below=peak_flops / implied,
+        inside_total=inside_total,
+        inside=_us(inside_operators),
     )
     if seconds <= 2 * inside_total:
-        return Judgement(
-            "compute",
-            "loose: could be time inside operators",
-            f"{head}: the {seconds:g} s are within twice that, so they could be time inside "
-            "operators (on a GPU, kernels that take microseconds however little they compute); "
-            "the lesson never said, so its remaining time is not well defined either.",
-        )
-    return Judgement(
-        "compute",
-        "loose: more than time inside operators",
-        f"{head}: the {seconds:g} s are more than twice that, so they must hold overhead as well; "
-        "the lesson never said, so its remaining time is not well defined either.",
-    )
+        evidence = text("claims.compute.inside", head=head, seconds=seconds)
+        return Judgement("compute", "loose: could be time inside operators", evidence)
+    evidence = text("claims.compute.overhead", head=head, seconds=seconds)
+    return Judgement("compute", "loose: more than time inside operators", evidence)

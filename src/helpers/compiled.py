@@ -33,6 +33,7 @@ import pandas as pd
 import torch
 
 from helpers import loops, paths
+from helpers.messages import text
 
 MakeStep = Callable[[], loops.Step]
 
@@ -83,15 +84,17 @@ def compile_all(
         try:
             step, seconds = first_calls(make, k, fresh(), X, y)
         except Exception as err:  # noqa: BLE001 - reported; the other variants still run
-            notes[name] = f"not available here ({type(err).__name__}: {str(err)[:120]})"
+            notes[name] = text(
+                "compiled.note.unavailable", error=type(err).__name__, why=str(err)[:120]
+            )
             continue
         if "CUDA graphs" in name and graphs_skipped() > skips:
-            notes[name] = "Inductor declined CUDA graphs (its warning says why): left out"
+            notes[name] = text("compiled.note.declined")
             continue
         ready[name] = (step, k, seconds)
-        notes[name] = f"first calls {seconds:.1f} s in this process"
+        notes[name] = text("compiled.note.first_calls", seconds=seconds)
     if torch.device(device).type != "cuda":
-        notes["hand-written step, CUDA graphs"] = "needs an NVIDIA GPU: not measured here"
+        notes["hand-written step, CUDA graphs"] = text("compiled.note.needs_gpu")
     return ready, notes
 
 
@@ -210,11 +213,12 @@ def styled(table: pd.DataFrame):
 
     def epochs(value: float) -> str:
         if math.isnan(value):
-            return "not measured"
-        return "never" if math.isinf(value) else f"{value:,.0f}"
+            return text("compiled.not_measured")
+        return text("compiled.never") if math.isinf(value) else f"{value:,.0f}"
 
     even = [c for c in table.columns if c.startswith("break-even")]
-    return table.style.format("{:,.1f}", na_rep="not measured").format(epochs, subset=even)
+    missing = text("compiled.not_measured")
+    return table.style.format("{:,.1f}", na_rep=missing).format(epochs, subset=even)
 
 
 def advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:
@@ -225,13 +229,17 @@ def advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:
     for cache in ("cold", "warm"):
         compile_s = table[f"compile, {cache} cache (s)"]
         if compile_s.isna().any():
-            lines.append(f"with a {cache} cache: not measured in this run")
+            lines.append(text(f"compiled.advice.{cache}.missing"))
             continue
         short = (compile_s + epochs * per_epoch).idxmin()
         long = (compile_s + long_epochs * per_epoch).idxmin()
-        lines.append(
-            f"with a {cache} cache, **{short}** for {epochs:,} epochs "
-            f"({(compile_s + epochs * per_epoch)[short]:.1f} s in all) and **{long}** for "
-            f"{long_epochs:,} ({(compile_s + long_epochs * per_epoch)[long]:,.0f} s)"
-        )
-    return "Fastest end to end, compile included: " + "; ".join(lines) + "."
+        said = {
+            "short": short,
+            "epochs": epochs,
+            "short_s": (compile_s + epochs * per_epoch)[short],
+            "long": long,
+            "long_epochs": long_epochs,
+            "long_s": (compile_s + long_epochs * per_epoch)[long],
+        }
+        lines.append(text(f"compiled.advice.{cache}", **said))
+    return text("compiled.advice", lines=text("compiled.advice.joint").join(lines))

@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 
 import torch
 
+from helpers.messages import text
+
 POOL_BYTES = 64 * 2**20
 """The smallest pool the pieces are cut from (larger than the caches of most CPUs)."""
 
@@ -127,22 +129,10 @@ def allocation_note(device_type: str, system: str | None = None) -> str:
     True
     """
     if device_type in ("cuda", "mps"):
-        return (
-            "PyTorch keeps freed GPU memory in its caching allocator and hands it out again, so "
-            "after the first runs a new buffer on the GPU costs little; what differs is mostly the "
-            "copy itself."
-        )
+        return text("copies.allocation.gpu")
     system = system or platform.system()
-    library = (
-        "glibc, Linux's C library, hands blocks above its threshold (128 KiB, rising to at most "
-        "32 MiB as large blocks are freed) straight to the kernel"
-        if system == "Linux"
-        else "the C library hands large blocks straight to the operating system"
-    )
-    return (
-        f"On the CPU a large new buffer is fresh memory: {library}, and the first write to each "
-        f"{mmap.PAGESIZE // 1024} KiB page stops the copy for a page fault."
-    )
+    library = text("copies.library.linux" if system == "Linux" else "copies.library.other")
+    return text("copies.allocation.cpu", library=library, page_kib=mmap.PAGESIZE // 1024)
 
 
 def measure_copies(
@@ -192,7 +182,7 @@ def measure_copies(
 
 
 def _bytes(n: int) -> str:
-    return f"{n:,} bytes"
+    return text("copies.bytes", n=n)
 
 
 def variant_findings(part) -> list[str]:
@@ -204,34 +194,37 @@ def variant_findings(part) -> list[str]:
     fixed, rate = quickest["median_s"], fastest["GB/s"]
     balance_kib = fixed * rate * 1e9 / 1024  # the bytes moved at the peak rate in the fixed time
     found = [
-        f"**{name}**: no copy took less than {fixed * 1e6:.1f} µs (the "
-        f"{quickest['bytes']:,}-byte one), an upper bound on the fixed cost; throughput peaks at "
-        f"{rate:.1f} GB/s (at {_bytes(fastest['bytes'])}). At that rate {balance_kib:,.0f} KiB "
-        "move in the fixed cost's time: copies well below that size are mostly fixed cost."
+        text(
+            "copies.fixed",
+            name=name,
+            fixed_us=fixed * 1e6,
+            quickest=int(quickest["bytes"]),
+            rate=rate,
+            at=_bytes(fastest["bytes"]),
+            balance_kib=balance_kib,
+        )
     ]
     small, large = part.loc[part["bytes"].idxmin()], part.loc[part["bytes"].idxmax()]
     pieces = large["bytes"] // small["bytes"]
-    ratio = pieces * small["median_s"] / large["median_s"]
-    text = (
-        f"Moving {_bytes(large['bytes'])} as {pieces:,} copies of {small['bytes']:,} would take "
-        f"**{ratio:.1f}×** as long as one copy ({large['median_s'] * 1e3:,.1f} ms)"
-    )
-    if fastest["bytes"] != large["bytes"]:
-        best = large["bytes"] / fastest["bytes"] * fastest["median_s"]
-        text += f"; in copies of {fastest['bytes']:,}, the best size here, {best * 1e3:,.1f} ms."
-        share = large["GB/s"] / rate
-        found.append(text)
+    said = {
+        "large": _bytes(large["bytes"]),
+        "pieces": int(pieces),
+        "small": int(small["bytes"]),
+        "ratio": pieces * small["median_s"] / large["median_s"],
+        "one_ms": large["median_s"] * 1e3,
+    }
+    if fastest["bytes"] == large["bytes"]:
+        found.append(text("copies.pieces.best", **said))
+        return found
+    best = large["bytes"] / fastest["bytes"] * fastest["median_s"]
+    found.append(text("copies.pieces", best=int(fastest["bytes"]), best_ms=best * 1e3, **said))
+    share = large["GB/s"] / rate
+    if share < 0.8:
         found.append(
-            f"Above {_bytes(fastest['bytes'])} throughput "
-            + (
-                f"falls to {large['GB/s']:.1f} GB/s at the largest size ({share:.0%} of the peak)."
-                if share < 0.8
-                else f"stays within 20 % of the peak up to the largest size ({large['GB/s']:.1f} "
-                "GB/s)."
-            )
+            text("copies.above.falls", at=_bytes(fastest["bytes"]), rate=large["GB/s"], share=share)
         )
     else:
-        found.append(text + ", the best size here.")
+        found.append(text("copies.above.stays", at=_bytes(fastest["bytes"]), rate=large["GB/s"]))
     return found
 
 
@@ -246,9 +239,23 @@ def allocation_finding(copies, device_type: str) -> str | None:
     if alloc.empty or plain.empty:
         return None
     a, p = alloc["median_s"].iloc[0], plain["median_s"].iloc[0]
-    return (
-        f"At {_bytes(int(largest['bytes'].iloc[0]))}, a copy that allocates its buffer "
-        f"(*{alloc['variant'].iloc[0]}*) took **{a * 1e3:,.2f} ms**, one into an existing buffer "
-        f"(*{plain['variant'].iloc[0]}*) **{p * 1e3:,.2f} ms** ({a / p:.1f}×). "
-        + allocation_note(device_type)
+    return text(
+        "copies.allocation",
+        size=_bytes(int(largest["bytes"].iloc[0])),
+        alloc=alloc["variant"].iloc[0],
+        alloc_ms=a * 1e3,
+        plain=plain["variant"].iloc[0],
+        plain_ms=p * 1e3,
+        ratio=a / p,
+        note=allocation_note(device_type),
     )
+
+
+def streams_finding(one_stream: float | None, two_streams: float | None, device: str) -> str:
+    """A product then a copy on one CUDA stream against the copy on a second stream (median
+    seconds), or, without them (``None``: no CUDA GPU on ``device``), why nothing was shown."""
+    if one_stream is None or two_streams is None:
+        return text("copies.streams.none", device=device)
+    said = {"one_ms": one_stream * 1e3, "two_ms": two_streams * 1e3}
+    key = "copies.streams.overlap" if two_streams < 0.9 * one_stream else "copies.streams.serial"
+    return text(key, ratio=one_stream / two_streams, **said)

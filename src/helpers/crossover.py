@@ -18,6 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from helpers.messages import text
+
 
 def _crossing(x: np.ndarray, y: np.ndarray, level: np.ndarray) -> float | None:
     """The first x where y rises through ``level``, interpolated on log-log axes."""
@@ -79,25 +81,19 @@ def judge_lesson_range(
     "far below the lesson's 100,000-1,000,000."
     """
     low, high = LESSON_RANGE
-    span = f"the lesson's {low:,.0f}-{high:,.0f}"
+    span = text("crossover.span", low=low, high=high)
     if pays_off is None:
-        return (
-            f"Against {against}, the GPU is not faster anywhere up to {largest:,.0f} rows "
-            f"measured: these curves cannot confirm {span}."
-        )
-    where = f"Against {against}, the GPU pays off from about {pays_off:,.0f} rows"
+        return text("crossover.never", against=against, largest=largest, span=span)
+    where = text("crossover.pays_off", against=against, rows=pays_off)
     if smallest is not None and pays_off <= smallest:
-        where = (
-            f"Against {against}, the GPU is faster already at the smallest size measured "
-            f"({smallest:,.0f} rows)"
-        )
+        where = text("crossover.already", against=against, rows=smallest)
     if pays_off < low / 10:
-        return f"{where}: far below {span}."
+        return text("crossover.far_below", where=where, span=span)
     if pays_off < low:
-        return f"{where}: below {span}, within a factor of ten."
+        return text("crossover.below", where=where, span=span)
     if pays_off <= high:
-        return f"{where}: within {span}."
-    return f"{where}: above {span}."
+        return text("crossover.within", where=where, span=span)
+    return text("crossover.above", where=where, span=span)
 
 
 def lesson_bound(cpu: pd.DataFrame, step_seconds: float) -> float | None:
@@ -127,30 +123,15 @@ def judge_lesson_bound(
 rows, where your CPU's step reaches that time
     """
     low, high = LESSON_RANGE
-    span = f"the lesson's {low:,.0f}-{high:,.0f} rows"
-    head = (
-        f"The lesson's GPU was measured at one size only: {rows} rows, "
-        f"{step_seconds * 1e3:.2f} ms per epoch (a whole loop, divided by its epochs). A GPU step "
-        "does not get faster with more rows, so "
-    )
+    span = text("crossover.span.rows", low=low, high=high)
+    said = {"rows": rows, "step_ms": step_seconds * 1e3}
     if bound is None:
-        head += (
-            f"the GPU cannot pay off below {largest:,.0f} rows: your CPU's step stays faster than "
-            "that at every size measured."
-        )
+        head = text("crossover.bound.none", largest=largest, **said)
         if largest >= high:
-            return f"{head} That alone rules out {span}: the lesson's estimate is too low here."
-        return f"{head} That bound is below {span}: it neither confirms nor rules it out."
-    head += (
-        f"the GPU cannot pay off below about {bound:,.0f} rows, where your CPU's step reaches "
-        "that time."
-    )
+            return text("crossover.bound.rules_out", head=head, span=span)
+        return text("crossover.bound.none.below", head=head, span=span)
+    head = text("crossover.bound", bound=bound, **said)
     if bound > high:
-        return f"{head} That alone rules out {span}: the lesson's estimate is too low here."
-    where = "within" if bound >= low else "below"
-    return (
-        f"{head} That bound is {where} {span}, so it does not rule the range out. Only if the "
-        f"GPU's step stayed at its {rows}-row time up to {bound:,.0f} rows (likely for so small a "
-        "network, but not measured) would it pay off right there; a GPU curve (this machine's, or "
-        "a reference measured on a GPU) turns the bound into a measurement."
-    )
+        return text("crossover.bound.rules_out", head=head, span=span)
+    key = "crossover.bound.within" if bound >= low else "crossover.bound.below"
+    return text(key, head=head, span=span, rows=rows, bound=bound)

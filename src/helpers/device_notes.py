@@ -5,6 +5,8 @@ machine shows and what the others would.
 
 from __future__ import annotations
 
+from helpers.messages import text
+
 CUDA_MISMATCH = "Expected all tensors to be on the same device"
 """How CUDA's device-mismatch error starts (it then names both devices, e.g. ``cuda:0`` and
 ``cpu``)."""
@@ -19,16 +21,13 @@ def mismatch_note(device_type: str) -> str:
     >>> mismatch_note("mps").startswith("That is how MPS words it")
     True
     """
-    cuda = f"on an NVIDIA GPU it starts `{CUDA_MISMATCH}` and names both devices (`cuda:0`, `cpu`)"
-    mps = f"on a Mac's GPU (MPS, PyTorch 2.4 and later) it reads `{MPS_MISMATCH}`"
+    cuda = text("device_notes.mismatch.cuda_words", error=CUDA_MISMATCH)
+    mps = text("device_notes.mismatch.mps_words", error=MPS_MISMATCH)
     if device_type == "cuda":
-        return f"That is CUDA's wording; {mps}."
+        return text("device_notes.mismatch.on_cuda", mps=mps)
     if device_type == "mps":
-        return f"That is how MPS words it; {cuda}."
-    return (
-        f"That is the `{device_type}` device's version of the error. The same mistake raises a "
-        f"`RuntimeError` on a GPU too: {cuda}; {mps}."
-    )
+        return text("device_notes.mismatch.on_mps", cuda=cuda)
+    return text("device_notes.mismatch.other", device=device_type, cuda=cuda, mps=mps)
 
 
 def readback_note(device_type: str) -> str:
@@ -37,22 +36,9 @@ def readback_note(device_type: str) -> str:
     >>> "torch.mps.synchronize()" in readback_note("mps")
     True
     """
-    if device_type == "cuda":
-        return (
-            "On CUDA, `non_blocking=True` to the CPU returns before the numbers have arrived: wait "
-            "with `torch.cuda.synchronize()` or an event's `synchronize()` before reading them."
-        )
-    if device_type == "mps":
-        return (
-            "On MPS too, a `non_blocking=True` copy to the CPU may return before the numbers are "
-            "there (pytorch/pytorch#140296): call `torch.mps.synchronize()` before reading them."
-        )
-    return (
-        f"Here the tensors live on the {device_type.upper()} already, so `.to('cpu')` returns the "
-        "tensor itself and there is nothing to wait for. With a GPU, wait before reading a "
-        "`non_blocking=True` copy: `torch.cuda.synchronize()` on an NVIDIA GPU, "
-        "`torch.mps.synchronize()` on a Mac."
-    )
+    if device_type in ("cuda", "mps"):
+        return text(f"device_notes.readback.{device_type}")
+    return text("device_notes.readback.other", device=device_type.upper())
 
 
 def parameter_move_note(same: bool, target_type: str) -> str:
@@ -63,16 +49,5 @@ def parameter_move_note(same: bool, target_type: str) -> str:
     True
     """
     if same:
-        return (
-            f"After `.to({target_type})` the weight is the same Parameter object, its numbers "
-            "moved into it (PyTorch does that when the old and new tensors are of compatible "
-            "kinds, as CPU and CUDA tensors are), so an optimiser made before the move still "
-            "holds it. Moving to `meta` makes new Parameters instead, so the safe habit is to "
-            "move the model first and make the optimiser after."
-        )
-    return (
-        f"After `.to({target_type})` the weight is a new Parameter object: PyTorch could not move "
-        f"the numbers into the old one (a CPU tensor and a `{target_type}` tensor are not of "
-        "compatible kinds), so an optimiser made before the move would keep updating the old, "
-        "orphaned tensors. Move the model first, then make the optimiser."
-    )
+        return text("device_notes.moved.same", target=target_type)
+    return text("device_notes.moved.new", target=target_type)

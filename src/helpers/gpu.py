@@ -13,6 +13,7 @@ import torch
 
 from helpers import nvml
 from helpers.cpu import cpu_name
+from helpers.messages import text
 from helpers.topology import binary_size
 
 GENERATIONS = {
@@ -67,14 +68,14 @@ def gpu_tier(name: str, memory_gb: float) -> tuple[str, str]:
     ('consumer', 'data centre')
     """
     if match := DATA_CENTRE.search(name):
-        return "data centre", f"the name contains {match.group(0)!r}, a data-centre product line"
+        return "data centre", text("gpu.tier.data_centre", line=match.group(0))
     if match := WORKSTATION.search(name):
-        return "workstation", f"the name contains {match.group(0)!r}, a workstation line"
+        return "workstation", text("gpu.tier.workstation", line=match.group(0))
     if match := CONSUMER.search(name):
-        return "consumer", f"the name contains {match.group(0)!r}, a consumer (gaming) line"
+        return "consumer", text("gpu.tier.consumer", line=match.group(0))
     if memory_gb >= 40:
-        return "data centre", f"unknown name; {memory_gb:.0f} GB of memory is data-centre sized"
-    return "consumer", f"unknown name; {memory_gb:.0f} GB of memory is consumer sized (a guess)"
+        return "data centre", text("gpu.tier.large", memory_gb=memory_gb)
+    return "consumer", text("gpu.tier.small", memory_gb=memory_gb)
 
 
 def gpu_info() -> list[dict]:
@@ -132,7 +133,20 @@ def memory_note(total_bytes: int, name: str) -> str:
     >>> "85.9 GB" in note, "80.0 GiB" in note
     (True, True)
     """
-    return (
-        f"{name}: {total_bytes:,} bytes, {total_bytes / 1e9:.1f} GB (10^9 bytes, the unit of the "
-        f"tables here) or {total_bytes / 2**30:.1f} GiB (2^30 bytes)."
+    return text(
+        "gpu.memory", name=name, n=total_bytes, gb=total_bytes / 1e9, gib=total_bytes / 2**30
     )
+
+
+def found_note(kind: str) -> list[str]:
+    """What day 1 says about the GPU it found: ``kind`` is ``'cuda'`` (the table says it all),
+    ``'mps'`` or ``'none'``.
+
+    >>> found_note("none")[0]
+    '**No GPU here** (no CUDA, ROCm or MPS device): the course runs on the CPU.'
+    """
+    if kind == "cuda":
+        return []
+    if kind == "mps":
+        return [text("gpu.found.mps")]
+    return [text("gpu.found.none"), text("gpu.found.none.table")]

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
+from helpers.messages import text, word
 from helpers.ring import ring_bytes_per_rank
 from helpers.stats import Interval
 
@@ -152,26 +153,31 @@ def link_fit_text(fit: LinkFit, unit_bytes: str = "bytes each rank sends") -> st
     """
     lat = fit.latency.scaled(1e6)
     size, took = fit.smallest
-    head = (
-        f"latency **{lat.value:,.1f} µs** (95% interval {_sig(lat.low)} to {_sig(lat.high)} µs; "
-        f"the smallest message, {size:,.0f} {unit_bytes}, took {took * 1e6:,.1f} µs)"
+    unit_bytes = word(unit_bytes)
+    head = text(
+        "links.latency",
+        value=lat.value,
+        low=_sig(lat.low),
+        high=_sig(lat.high),
+        size=size,
+        unit=unit_bytes,
+        took_us=took * 1e6,
     )
     if fit.relative_error > ROUGH:
-        miss = (
-            f"but the points lie far from the curve (typically {fit.relative_error:.0%} of their "
-            "time): read both as orders of magnitude"
-        )
+        miss = text("links.rough", error=fit.relative_error)
     else:
-        miss = f"the curve passes within {fit.relative_error:.0%} of the points' times, typically"
+        miss = text("links.close", error=fit.relative_error)
     if fit.bandwidth is None:
-        return (
-            f"{head}; the time does not grow with the size here: no bandwidth can be read from "
-            f"it; {miss}"
-        )
+        return text("links.no_bandwidth", head=head, miss=miss)
     bw = fit.bandwidth.scaled(1e-9)
-    return (
-        f"{head}, bandwidth **{bw.value:.2f} GB/s** (95% interval {_sig(bw.low)} to "
-        f"{_sig(bw.high)} GB/s) of {unit_bytes}; {miss}"
+    return text(
+        "links.bandwidth",
+        head=head,
+        value=bw.value,
+        low=_sig(bw.low),
+        high=_sig(bw.high),
+        unit=unit_bytes,
+        miss=miss,
     )
 
 

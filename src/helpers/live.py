@@ -23,6 +23,7 @@ import psutil
 import torch
 
 from helpers import nvml
+from helpers.messages import text, word
 
 
 class Sampler:
@@ -37,10 +38,10 @@ class Sampler:
     @property
     def source(self) -> str:
         if self.lib is not None:
-            return "NVIDIA GPU(s), read through NVML"
+            return text("live.source.nvml")
         if self.mps:
-            return "no NVIDIA driver: the Apple GPU's memory (MPS) and this process's CPU use"
-        return "no GPU or driver found: this process's CPU use and memory instead"
+            return text("live.source.mps")
+        return text("live.source.cpu")
 
     def __call__(self) -> dict[str, float]:
         row = {
@@ -86,32 +87,37 @@ class LiveView:
 
         cpus = psutil.cpu_count() or 1
         total = psutil.virtual_memory().total / 1e9
-        specs = {"process_cpu_percent": ("CPU %", 100.0 * cpus, "%")}
-        specs["process_memory_gb"] = ("memory (GB)", total, "GB")
+        specs = {"process_cpu_percent": (text("live.bar.cpu"), 100.0 * cpus, "%")}
+        specs["process_memory_gb"] = (text("live.bar.memory"), total, "GB")
         for key in first:
             if key.endswith("_utilization_percent"):
-                specs[key] = (f"{key.split('_')[0].upper()} busy %", 100.0, "%")
+                specs[key] = (text("live.bar.busy", gpu=key.split("_")[0].upper()), 100.0, "%")
             elif key.endswith("_memory_used_gb"):
                 gpu = key.split("_")[0]
-                specs[key] = (f"{gpu.upper()} memory (GB)", first[f"{gpu}_memory_total_gb"], "GB")
+                label = text("live.bar.gpu_memory", gpu=gpu.upper())
+                specs[key] = (label, first[f"{gpu}_memory_total_gb"], "GB")
             elif key == "mps_allocated_gb":
-                specs[key] = ("MPS memory (GB)", total, "GB")
+                specs[key] = (text("live.bar.gpu_memory", gpu="MPS"), total, "GB")
         rows = []
         for key, (label, top, unit) in specs.items():
             bar = widgets.FloatProgress(
                 value=0, min=0, max=top, description=label, style={"description_width": "9em"}
             )
-            text = widgets.Label()
-            self._bars[key] = (bar, text, unit)
-            rows.append(widgets.HBox([bar, text]))
-        head = widgets.HTML(f"<b>Live view</b>: {getattr(self.sampler, 'source', '')}")
+            reading = widgets.Label()
+            self._bars[key] = (bar, reading, unit)
+            rows.append(widgets.HBox([bar, reading]))
+        source = getattr(self.sampler, "source", "")
+        head = widgets.HTML(text("live.head", source=source))
         self.widget = widgets.VBox([head, *rows])
 
     def _show(self, row: dict[str, float]) -> None:
-        for key, (bar, text, unit) in self._bars.items():
+        for key, (bar, label, unit) in self._bars.items():
             value = row.get(key, 0.0)
             bar.value = min(value, bar.max)
-            text.value = f"{value:.1f} {unit}" + (f" of {bar.max:.1f}" if unit == "GB" else "")
+            if unit == "GB":
+                label.value = text("live.reading.of", value=value, unit=unit, top=bar.max)
+            else:
+                label.value = f"{value:.1f} {unit}"
 
     def _loop(self) -> None:
         while not self._stop.wait(self.interval):
@@ -152,14 +158,14 @@ class LiveView:
     def summary(self) -> str:
         """The readings in one line: how long, how many, and the peaks."""
         table = self.history
-        parts = [f"{len(table)} readings over {table['seconds'].iloc[-1]:.1f} s"]
+        parts = [text("live.summary.readings", n=len(table), seconds=table["seconds"].iloc[-1])]
         for key in table.columns:
             if key.endswith("_utilization_percent"):
                 gpu = key.split("_")[0].upper()
-                parts.append(f"{gpu} busy {table[key].mean():.0f}% on average")
+                parts.append(text("live.summary.busy", gpu=gpu, percent=table[key].mean()))
             elif key.endswith(("_memory_used_gb", "_memory_gb", "_allocated_gb")):
                 name = key.removesuffix("_gb").replace("_", " ")
-                parts.append(f"peak {name} {table[key].max():.2f} GB")
+                parts.append(text("live.summary.peak", what=word(name), gb=table[key].max()))
         cpu = table["process_cpu_percent"].mean()
-        parts.append(f"process CPU {cpu:.0f}% on average (100% = one CPU kept busy)")
-        return "; ".join(parts)
+        parts.append(text("live.summary.cpu", percent=cpu))
+        return text("live.summary.joint").join(parts)

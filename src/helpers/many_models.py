@@ -39,6 +39,7 @@ import torch
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 
+from helpers.messages import text
 from helpers.models import IrisMLP
 
 
@@ -132,20 +133,19 @@ another (geometric mean of 3 rounds' ratios, 95% interval 12.3× to 13.0×): bat
     logs = paired_difference(
         [math.log(t) for t in lesson_seconds], [math.log(t) for t in batched_seconds]
     )
-    head = (
-        f"{k} model{'s' if k > 1 else ''}: one batched step trained "
-        f"{'them' if k > 1 else 'it'} {math.exp(logs.value):.1f}× as fast as the lesson loop"
-        f"{' one after another' if k > 1 else ''} (geometric mean of {logs.n} rounds' ratios, "
-        f"95% interval {math.exp(logs.low):.1f}× to {math.exp(logs.high):.1f}×)"
+    head = text(
+        "many_models.batching.many" if k > 1 else "many_models.batching.one",
+        k=k,
+        ratio=math.exp(logs.value),
+        n=logs.n,
+        low=math.exp(logs.low),
+        high=math.exp(logs.high),
     )
     if not logs.distinguishable:
-        return f"{head}: the interval holds 1×, so no difference these rounds can tell from noise."
+        return text("many_models.batching.noise", head=head)
     if logs.value > 0:
-        return f"{head}: batching pays."
-    return (
-        f"{head}: the batched step is slower here (its own overhead, vmap's bookkeeping, "
-        "outweighs what it shares)."
-    )
+        return text("many_models.batching.pays", head=head)
+    return text("many_models.batching.slower", head=head)
 
 
 def sharing_verdict(few: int, many: int, seconds_few: float, seconds_many: float) -> str:
@@ -159,12 +159,9 @@ def sharing_verdict(few: int, many: int, seconds_few: float, seconds_many: float
     if not 0 < few < many or seconds_few <= 0 or seconds_many <= 0:
         raise ValueError("need 0 < few < many copies and positive times")
     grew, work = seconds_many / seconds_few, many / few
-    head = (
-        f"One batched step for {many} copies took {grew:.1f}× the time of one for {few} "
-        f"(medians), for {work:g}× the arithmetic"
-    )
+    head = text("many_models.sharing", many=many, grew=grew, few=few, work=work)
     if grew < work / 4:
-        return f"{head}: the step was mostly its fixed part, and the copies shared it."
+        return text("many_models.sharing.fixed", head=head)
     if grew > 0.8 * work:
-        return f"{head}: the time grew with the arithmetic, so stacking shared little here."
-    return f"{head}: part of the step was shared, part grew with the copies."
+        return text("many_models.sharing.arithmetic", head=head)
+    return text("many_models.sharing.between", head=head)

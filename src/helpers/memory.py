@@ -19,6 +19,8 @@ import threading
 import psutil
 import torch
 
+from helpers.messages import text
+
 
 def peak_memory(fn, device: torch.device | str, interval: float = 0.001) -> int:
     """Extra memory, in bytes, used at the peak while ``fn()`` runs on ``device``.
@@ -126,22 +128,15 @@ def autocast_dtype(device: torch.device | str) -> tuple[torch.dtype, bool, str]:
     device = torch.device(device)
     if device.type == "cuda":
         major, minor = torch.cuda.get_device_capability(device)
-        cc = f"compute capability {major}.{minor}"
+        cc = f"{major}.{minor}"
         if major >= 8:
-            return torch.bfloat16, False, f"{cc}: tensor cores run bfloat16 (from 8.0 on)"
+            return torch.bfloat16, False, text("memory.autocast.ampere", cc=cc)
         if major == 7:
-            return (
-                torch.float16,
-                True,
-                (
-                    f"{cc}: tensor cores run float16 but not bfloat16 (that needs 8.0), and "
-                    "float16's narrow range needs a GradScaler"
-                ),
-            )
-        return torch.float16, True, f"{cc}: no tensor cores; float16 only halves memory"
+            return torch.float16, True, text("memory.autocast.volta", cc=cc)
+        return torch.float16, True, text("memory.autocast.older", cc=cc)
     if device.type == "mps":
-        return torch.float16, True, "Apple GPU: float16, with a GradScaler for its narrow range"
-    return torch.bfloat16, False, "CPU: bfloat16 (fast only with AVX-512 BF16 or AMX)"
+        return torch.float16, True, text("memory.autocast.mps")
+    return torch.bfloat16, False, text("memory.autocast.cpu")
 
 
 def accumulation_verdict(whole: float, micro: float, parts: int, device_type: str) -> str:
@@ -151,20 +146,11 @@ def accumulation_verdict(whole: float, micro: float, parts: int, device_type: st
     >>> accumulation_verdict(410e6, 120e6, 4, "cuda")
     '4 micro-batches needed 3.4× less peak memory than the whole batch (410 MB against 120 MB).'
     """
-    sizes = f"{whole / 1e6:,.0f} MB against {micro / 1e6:,.0f} MB"
+    sizes = text("memory.sizes", whole_mb=whole / 1e6, micro_mb=micro / 1e6)
     if micro < whole:
-        return (
-            f"{parts} micro-batches needed {whole / max(micro, 1):.1f}× less peak memory than the "
-            f"whole batch ({sizes})."
+        return text(
+            "memory.accumulation.less", parts=parts, ratio=whole / max(micro, 1), sizes=sizes
         )
     if device_type == "cuda":
-        return (
-            f"The micro-batches' peak was no lower ({sizes}): the weights, their gradients and "
-            "the optimizer's state, not the activations, set the peak at this batch size."
-        )
-    return (
-        f"The micro-batches' peak read no lower ({sizes}). On a CPU the figure is the process's "
-        "resident memory, not its live tensors: the C allocator keeps some freed blocks for "
-        "reuse and hands others back, so the figure follows the allocator's habits as much as "
-        "the activations. CUDA counts live tensors, and there the smaller activations show."
-    )
+        return text("memory.accumulation.cuda", sizes=sizes)
+    return text("memory.accumulation.cpu", sizes=sizes)

@@ -34,6 +34,7 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from helpers.data import HEART_FEATURES
+from helpers.messages import text, word
 
 CATEGORICAL = ("cp", "restecg", "slope", "thal")
 """Columns whose numbers are codes for categories (chest pain type 1-4, ...), not quantities."""
@@ -67,17 +68,10 @@ def rate_trend(rates: pd.Series) -> str:
 def code_note(column: str, trend: str) -> str:
     """Why ``column``, a column of codes, is one-hot encoded, given how the disease rate moves
     with its code (:func:`rate_trend`)."""
-    codes = f"`{column}` ({CODES[column]})" if column in CODES else f"`{column}`"
+    codes = f"`{column}` ({word(CODES[column])})" if column in CODES else f"`{column}`"
     if trend == "goes up and down":
-        return (
-            f"{codes}: the disease rate goes up and down with the code, so no single weight on "
-            "the code can follow it; one-hot encoding gives each code its own column and weight."
-        )
-    return (
-        f"{codes}: the disease rate {trend} with the code, so one weight could follow its "
-        "direction, but only as if the codes were evenly spaced quantities. They are labels: the "
-        "gaps between them mean nothing, so each code gets its own column and weight all the same."
-    )
+        return text("preprocessing.code.up_and_down", codes=codes)
+    return text(f"preprocessing.code.{trend}", codes=codes)
 
 
 class HeartPreprocessor(TransformerMixin, BaseEstimator):
@@ -195,3 +189,15 @@ class HeartPreprocessor(TransformerMixin, BaseEstimator):
                 "there is nothing to learn a fill value from."
             )
         return features
+
+
+def base_rate_note(rate: float) -> str:
+    """The share of patients with the disease, and the score of always guessing the majority:
+    the floor every model must beat.
+
+    >>> base_rate_note(0.46)
+    "**46%** of patients have heart disease, so always guessing 'no disease' is right 54% of the \
+time: every model below must beat that."
+    """
+    said = {"rate": rate, "right": max(rate, 1 - rate)}
+    return text("preprocessing.base.disease" if rate > 0.5 else "preprocessing.base.none", **said)

@@ -27,6 +27,7 @@ import pandas as pd
 import torch
 
 from helpers.device import synchronize
+from helpers.messages import label
 
 # Operators that only describe memory differently (a view, a transpose) or allocate it: no
 # arithmetic, no kernel launch on a GPU.
@@ -202,8 +203,8 @@ def draw_timeline(events: pd.DataFrame, ax=None, title: str = "timeline"):
             ax.broken_barh([(start, end - start)], (row - 0.4, 0.8), color=colour)
     for index, name in enumerate(phases):
         ax.bar(0, 0, color=colours[index % len(colours)], label=name)  # legend entries only
-    ax.set_yticks(range(len(kinds)), [f"{k}s" for k in reversed(kinds)])
-    ax.set(xlabel="time (µs from the first event)", title=title)
+    ax.set_yticks(range(len(kinds)), [label(f"profiling.row.{k}") for k in reversed(kinds)])
+    ax.set(xlabel=label("profiling.x"), title=title)
     ax.grid(alpha=0.3, axis="x")
     if phases:
         ax.legend(fontsize=8, ncol=len(phases), loc="upper center", bbox_to_anchor=(0.5, -0.3))

@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from helpers.messages import label, plot_language, text, word
 from helpers.timing import benchmark
 
 REGIMES = ("compute-bound", "bandwidth-bound", "overhead-bound")
@@ -159,17 +160,8 @@ def above_roof(work: Workload, roof: Roof) -> str | None:
     if work.achieved <= roof.attainable(work.intensity):
         return None
     if work.intensity * roof.bandwidth < roof.peak_flops:
-        return (
-            f"above the bandwidth roof ({roof.label}), so that roof was too low for it: this "
-            "workload moved its bytes faster than the copy that measured the roof (data reused "
-            "from a cache nearer the core, or a better-vectorised loop than the copy's). Read the "
-            "point as at the roof, not beyond it"
-        )
-    return (
-        f"above the flat roof ({roof.label}), so the measured peak was too low for it: its "
-        "arithmetic ran faster than the matrix product that measured the peak (another shape, "
-        "or more threads). Read the point as at the roof, not beyond it"
-    )
+        return text("roofline.above.bandwidth", roof=roof.label)
+    return text("roofline.above.flat", roof=roof.label)
 
 
 def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
@@ -178,22 +170,22 @@ def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
     found = regime(work, roof, share)
     arithmetic, memory = roof.arithmetic_seconds(work), roof.memory_seconds(work)
     reach = work.achieved / roof.attainable(work.intensity)
-    where = above_roof(work, roof) or (
-        f"{reach:.1%} of what the roof ({roof.label}) allows at that intensity"
-    )
-    head = (
-        f"**{work.name}**: {work.intensity:.3g} FLOPs per byte, {work.achieved / 1e9:.3g} GFLOP/s, "
-        f"{where}. Of its {_time(work.seconds)}, arithmetic at the peak would take "
-        f"{_time(arithmetic)} and the memory traffic {_time(memory)}"
+    where = above_roof(work, roof) or text("roofline.reach", reach=reach, roof=roof.label)
+    head = text(
+        "roofline.head",
+        name=work.name,
+        intensity=work.intensity,
+        gflops=work.achieved / 1e9,
+        where=where,
+        seconds=_time(work.seconds),
+        arithmetic=_time(arithmetic),
+        memory=_time(memory),
     )
     if found == "overhead-bound":
         rest = 1 - max(arithmetic, memory) / work.seconds
-        return (
-            f"{head}: **{found}**, {rest:.1%} of the time is neither: overhead (Python, dispatch, "
-            "launches, allocation, waits)."
-        )
-    limit = "the arithmetic" if found == "compute-bound" else "moving the bytes"
-    return f"{head}: **{found}**, {limit} takes most of the time."
+        return text("roofline.overhead", head=head, found=word(found), rest=rest)
+    key = "roofline.compute" if found == "compute-bound" else "roofline.bandwidth"
+    return text(key, head=head, found=word(found))
 
 
 def measure_peak_flops(
@@ -242,8 +234,12 @@ def measure_roof(
     bandwidth = measure_bandwidth(device, elements, threads)
     copied = 4 * elements
     level = memory_level(2 * copied, last_level_cache(device))
-    who = f", {threads} thread{'s' if threads > 1 else ''}" if device.type == "cpu" else ""
-    return Roof(peak_flops, bandwidth, label=f"{level}: copying {_mib(copied)}{who}")
+    said = {"level": word(level), "size": _mib(copied), "threads": threads}
+    if device.type != "cpu":
+        label = text("roofline.roof", **said)
+    else:
+        label = text("roofline.roof.threads" if threads > 1 else "roofline.roof.thread", **said)
+    return Roof(peak_flops, bandwidth, label=label)
 
 
 # A chain of eight elementwise operations. Run one operator at a time (eager), each reads its
@@ -298,7 +294,7 @@ def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, sh
     x = np.logspace(np.log10(min(intensities)) - 1, np.log10(max(intensities)) + 1, 200)
     for one, style in zip(distinct, ["-", "--", "-.", ":"] * len(distinct), strict=False):
         ax.plot(x, [one.attainable(i) for i in x], color="black", lw=2, ls=style,
-                label=f"roof ({one.label})")  # fmt: skip
+                label=label("roofline.plot.roof", roof=one.label))  # fmt: skip
     markers = {"compute-bound": "s", "bandwidth-bound": "^", "overhead-bound": "o"}
     for work, its_roof in zip(workloads, roofs, strict=True):
         found = regime(work, its_roof, share)
@@ -308,16 +304,18 @@ def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, sh
             s=60,
             marker=markers[found],
             zorder=3,
-            label=f"{work.name} ({found})",
+            label=label("roofline.plot.point", name=work.name, found=word(found, plot_language())),
         )
     ax.set(
         xscale="log",
         yscale="log",
-        xlabel="arithmetic intensity (FLOPs per byte moved, log scale)",
-        ylabel="achieved FLOP/s (log scale)",
-        title=f"Roofline: peak {distinct[0].peak_flops / 1e9:.3g} GFLOP/s, bandwidth "
-        + ", ".join(f"{r.bandwidth / 1e9:.3g}" for r in distinct)
-        + " GB/s",
+        xlabel=label("roofline.plot.x"),
+        ylabel=label("roofline.plot.y"),
+        title=label(
+            "roofline.plot.title",
+            peak=distinct[0].peak_flops / 1e9,
+            bandwidths=", ".join(f"{r.bandwidth / 1e9:.3g}" for r in distinct),
+        ),
     )
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8, loc="lower right")

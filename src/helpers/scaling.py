@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import torch
 
+from helpers.messages import text, word
 from helpers.timing import Measurement, timed
 
 # --- Timing steps, communication against compute, scaling ------------------------------------
@@ -91,24 +92,28 @@ def communication_verdict(name: str, split: dict[str, float]) -> str:
     """
     share, exposed, allreduce = split["share"], split["exposed"], split["allreduce"]
     if share >= 0.5:
-        kind = "**communication-bound**: more processes make each step slower, not faster"
+        kind = text("scaling.communication.bound")
     elif share >= 0.2:
-        kind = "communication is a large part: fewer, larger all-reduces (bigger batches) pay off"
+        kind = text("scaling.communication.large")
     else:
-        kind = "**compute-bound**: the all-reduce costs little next to the arithmetic"
+        kind = text("scaling.communication.compute")
     if exposed > allreduce:
-        overlap = (
-            f"The step waited longer than one all-reduce of all the gradients takes alone "
-            f"({allreduce * 1e3:.2f} ms): overlapping hid nothing, and the other "
-            f"{(exposed - allreduce) * 1e3:.2f} ms are not the all-reduce itself: DDP's own work "
-            "around it, or processes slowing each other's compute."
+        overlap = text(
+            "scaling.overlap.none",
+            allreduce_ms=allreduce * 1e3,
+            other_ms=(exposed - allreduce) * 1e3,
         )
     else:
         hidden = split["hidden"] / allreduce if allreduce > 0 else 0.0
-        overlap = f"Overlapping the all-reduce with the backward pass hid {hidden:.0%} of it."
-    return (
-        f"The {name} model: communication is {share:.0%} of each step "
-        f"({exposed * 1e3:.2f} of {split['ddp'] * 1e3:.2f} ms); {kind}. {overlap}"
+        overlap = text("scaling.overlap.hidden", hidden=hidden)
+    return text(
+        "scaling.communication",
+        name=word(name),
+        share=share,
+        exposed_ms=exposed * 1e3,
+        step_ms=split["ddp"] * 1e3,
+        kind=kind,
+        overlap=overlap,
     )
 
 
@@ -169,33 +174,26 @@ def scaling_verdict(s: Scaling, contention: float | None = None) -> str:
     'Weak scaling, 2 processes: 0.80× the throughput of one proce'
     """
     if contention is None:
-        lost = "the loss is communication, or processes slowing each other's compute"
+        lost = text("scaling.lost.unknown")
     elif contention > SHARED_CORES:
-        lost = f"the loss is communication and shared cores (compute: {contention:.2f}× alone)"
+        lost = text("scaling.lost.shared", contention=contention)
     else:
-        lost = f"the loss is communication (compute beside the others: {contention:.2f}× alone)"
-    head = (
-        f"{s.kind.capitalize()} scaling, {s.processes} processes: {s.speedup:.2f}× the "
-        f"throughput of one process (efficiency {s.efficiency:.0%})"
+        lost = text("scaling.lost.communication", contention=contention)
+    head = text(
+        f"scaling.head.{s.kind}",
+        processes=s.processes,
+        speedup=s.speedup,
+        efficiency=s.efficiency,
     )
     if s.speedup < 1:
-        return head + (
-            f": **slower than one process**: it loses more than the split work saves; {lost}."
-        )
+        return text("scaling.verdict.slower", head=head, lost=lost)
     if s.efficiency > 1.1:
-        return head + (
-            ": **above the ideal**, more than N times one process's throughput from N "
-            "processes: the one-process run was slowed (noise, or data that fits the caches of N "
-            "processes but not of one); repeat it before reading it."
-        )
+        return text("scaling.verdict.above_ideal", head=head)
     if s.efficiency >= 0.9:
-        return head + ": **near-perfect** scaling."
+        return text("scaling.verdict.perfect", head=head)
     if s.efficiency >= 0.6:
-        return head + f": **useful but lossy**; {lost}."
-    return head + (
-        ": **poor**, under 60% of the ideal; the split of a step into compute and communication "
-        "says how much of the loss is the all-reduce."
-    )
+        return text("scaling.verdict.lossy", head=head, lost=lost)
+    return text("scaling.verdict.poor", head=head)
 
 
 def difference_verdict(difference, a: str, b: str) -> str:
@@ -209,10 +207,17 @@ def difference_verdict(difference, a: str, b: str) -> str:
     +2.00 ms (95% interval +2.00 ms to +2.00 ms)
     the interval excludes zero, so x is slower.
     """
-    text = f"{a} minus {b}, per step: {difference.text(1e3, ' ms', 2)}: {difference.zero_verdict()}"
+    a, b = word(a), word(b)
+    said = text(
+        "scaling.difference",
+        a=a,
+        b=b,
+        value=difference.text(1e3, " ms", 2),
+        zero=difference.zero_verdict(),
+    )
     if not difference.distinguishable:
-        return f"{text}; no difference shows."
-    return f"{text}, so {a if difference.value > 0 else b} is slower."
+        return text("scaling.difference.none", said=said)
+    return text("scaling.difference.slower", said=said, slower=a if difference.value > 0 else b)
 
 
 def contention_verdict(rows: int, beside: float, alone: float) -> str:
@@ -223,22 +228,12 @@ def contention_verdict(rows: int, beside: float, alone: float) -> str:
     '1.67× as long'
     """
     ratio = beside / alone
-    head = (
-        f"Even without communication, computing {rows} rows took {beside * 1e3:.1f} ms per step "
-        f"beside the other processes, against {alone * 1e3:.1f} ms alone"
-    )
+    head = text("scaling.contention", rows=rows, beside_ms=beside * 1e3, alone_ms=alone * 1e3)
     if ratio > SHARED_CORES:
-        return f"{head}: {ratio:.2f}× as long: the processes share its cores, memory and caches."
+        return text("scaling.contention.shared", head=head, ratio=ratio)
     if ratio < 1 / SHARED_CORES:
-        return (
-            f"{head}: {ratio:.2f}× as long, faster beside the others than alone, which sharing "
-            "cannot explain: one of the two was disturbed, so this comparison says nothing "
-            "about contention."
-        )
-    return (
-        f"{head}: about the same ({ratio:.2f}×), so the processes hardly slowed each other's "
-        "compute; what the extra process loses goes to communication."
-    )
+        return text("scaling.contention.faster", head=head, ratio=ratio)
+    return text("scaling.contention.same", head=head, ratio=ratio)
 
 
 # --- Habits: batch size and learning rate ----------------------------------------------------

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import uuid
 
-from helpers.messages import text, word
+from helpers.messages import plot_language, text, word
 
 _tables = itertools.count()
 _PAGE = uuid.uuid4().hex[:8]  # keeps two runs' tables apart in one page (an HTML copy, a reload)
@@ -133,7 +133,8 @@ def table_html(frame) -> str | None:
 
 
 def readable_tables() -> None:
-    """Show every table's text in full, wrapped, never cut; call it once per lesson.
+    """Show every table's text in full, wrapped, never cut, and let figures draw the course's
+    language; call it once per lesson.
 
     pandas cuts a text cell at 50 characters by default ("is 99% of a run that records eve...").
     This lifts that limit, and in a notebook shows every DataFrame through :func:`table_html`,
@@ -149,6 +150,7 @@ def readable_tables() -> None:
     import pandas as pd
 
     pd.set_option("display.max_colwidth", None)
+    plot_language()  # in Chinese, a CJK font for every figure from here on (helpers.fonts)
     try:
         from IPython import get_ipython
     except ImportError:

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from helpers.messages import text, word
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -57,9 +59,12 @@ class Interval:
         def number(x: float) -> str:
             return f"{x * scale:+.{digits}f}{unit}"
 
-        return (
-            f"{number(self.value)} ({self.confidence:.0%} interval {number(self.low)} to "
-            f"{number(self.high)})"
+        return text(
+            "stats.interval",
+            value=number(self.value),
+            confidence=self.confidence,
+            low=number(self.low),
+            high=number(self.high),
         )
 
     def scaled(self, factor: float) -> Interval:
@@ -73,10 +78,8 @@ class Interval:
     def zero_verdict(self) -> str:
         """The shared wording: does the interval exclude zero?"""
         if self.distinguishable:
-            return "the interval excludes zero"
-        return (
-            f"the interval includes zero, so these {self.n} measurements cannot tell it from zero"
-        )
+            return text("stats.zero.excluded")
+        return text("stats.zero.included", n=self.n)
 
 
 def _t(confidence: float, dof: int) -> float:
@@ -99,11 +102,14 @@ class Difference(Interval):
 
     def verdict(self, a: str = "a", b: str = "b") -> str:
         """One sentence: which is larger, or that the noise hides any difference."""
-        text = f"{a} minus {b} is {self.text()}: {self.zero_verdict()}"
-        if self.distinguishable:
+        a, b = word(a), word(b)
+        said = {"a": a, "b": b, "value": self.text(), "zero": self.zero_verdict()}
+        if not self.distinguishable:
+            sentence = text("stats.difference", **said)
+        else:
             larger, smaller = (a, b) if self.value > 0 else (b, a)
-            text += f", so {larger} is larger than {smaller}"
-        return text[0].upper() + text[1:] + "."
+            sentence = text("stats.difference.larger", larger=larger, smaller=smaller, **said)
+        return sentence[0].upper() + sentence[1:]
 
 
 def paired_difference(
@@ -161,17 +167,15 @@ def same_rows_verdict(
     a_only = sum(x and not y for x, y in pairs)
     b_only = sum(y and not x for x, y in pairs)
     n = len(pairs)
-    head = f"{a[0].upper()}{a[1:]} alone got {a_only} row(s) right, {b} alone {b_only}, of {n}"
+    a, b = word(a), word(b)
+    head = text("stats.rows.head", a=a[0].upper() + a[1:], a_only=a_only, b=b, b_only=b_only, n=n)
     if a_only + b_only == 0:
-        return f"{head}: exactly the same rows right, so nothing tells them apart."
+        return text("stats.rows.same", head=head)
     p = stats.binomtest(a_only, a_only + b_only, 0.5).pvalue
     if p < 1 - confidence:
         better = a if a_only > b_only else b
-        return f"{head}: too lopsided for luck (exact test, p = {p:.3f}): **{better}** is better."
-    return (
-        f"{head}: that split could be luck (exact test, p = {p:.2f}), so these rows cannot tell "
-        "the two apart, and the simpler model is the one to keep."
-    )
+        return text("stats.rows.better", head=head, p=p, better=better)
+    return text("stats.rows.luck", head=head, p=p)
 
 
 @dataclass(frozen=True)
@@ -206,23 +210,19 @@ class AffineFit:
 
     def verdict(self, what: str = "one recording") -> str:
         """What the fit says about ``b`` (seconds per unit of ``x``), from the numbers."""
-        price = f"The price of {what} is {self.b.text(1e6, ' µs', 2)}: {self.b.zero_verdict()}"
-        if not self.b.distinguishable:
-            return (
-                f"{price}. These runs cannot tell a price from noise: across the measured range it "
-                f"could still add up to {max(self.b.high, 0) * self.x_range * 1e3:.1f} ms, next to "
-                f"a = {self.a.value:.3f} s."
-            )
-        if self.b.value < 0:
-            return (
-                f"{price}, but it is negative: not a real cost but a drift or an ordering effect "
-                "in the runs. Re-run, with more repeats."
-            )
-        size = "larger" if self.effect_larger_than_noise else "smaller"
-        return (
-            f"{price}; it changes the time by {abs(self.effect) * 1e3:.1f} ms across the measured "
-            f"range, {size} than the run-to-run noise ({self.residual_sd * 1e3:.1f} ms)."
+        what = word(what)
+        price = text(
+            "stats.price", what=what, value=self.b.text(1e6, " µs", 2), zero=self.b.zero_verdict()
         )
+        if not self.b.distinguishable:
+            most = max(self.b.high, 0) * self.x_range * 1e3
+            return text("stats.price.noise", price=price, most_ms=most, a_s=self.a.value)
+        if self.b.value < 0:
+            return text("stats.price.negative", price=price)
+        said = {"price": price, "effect_ms": abs(self.effect) * 1e3}
+        if self.effect_larger_than_noise:
+            return text("stats.price.above_noise", noise_ms=self.residual_sd * 1e3, **said)
+        return text("stats.price.below_noise", noise_ms=self.residual_sd * 1e3, **said)
 
 
 def fit_affine(x: Sequence[float], y: Sequence[float], confidence: float = 0.95) -> AffineFit:
@@ -272,26 +272,21 @@ class LineCheck:
 
     def verdict(self, what: str = "one recording") -> str:
         """The shape test's result, and how sharp it was (``y`` in seconds)."""
-        bend = f"the bend across the measured range is {self.bend.text(1e3, ' ms', 1)}"
-        sharpness = (
-            f"these runs would have detected (with probability {self.power:.0%}) a bend of "
-            f"{self.smallest_bend * 1e3:.1f} ms or more, and a price of {what} of "
-            f"{self.smallest_slope * 1e6:.2f} µs or more"
+        what = word(what)
+        bend = text("stats.bend", value=self.bend.text(1e3, " ms", 1))
+        sharpness = text(
+            "stats.bend.sharpness",
+            power=self.power,
+            bend_ms=self.smallest_bend * 1e3,
+            what=what,
+            slope_us=self.smallest_slope * 1e6,
         )
+        said = {"bend": bend, "zero": self.bend.zero_verdict(), "sharpness": sharpness}
         if self.straight:
-            return (
-                f"The straight line stands: {bend}; {self.bend.zero_verdict()}. Not proved "
-                f"straight, though: {sharpness}."
-            )
-        shape = (
-            f"upwards ({what} costs more, the more of them there are)"
-            if self.bend.value > 0
-            else f"downwards ({what} costs less, the more of them there are)"
-        )
-        return (
-            f"The straight line does not fit: {bend}; {self.bend.zero_verdict()}, so the time "
-            f"curves {shape}. For scale: {sharpness}."
-        )
+            return text("stats.line.straight", **said)
+        if self.bend.value > 0:
+            return text("stats.line.upwards", what=what, **said)
+        return text("stats.line.downwards", what=what, **said)
 
 
 def check_line(

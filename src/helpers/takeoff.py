@@ -30,6 +30,7 @@ from helpers.crossover import (
     judge_lesson_range,
     lesson_bound,
 )
+from helpers.messages import text
 from helpers.paths import GPU_REFERENCE
 from helpers.work import bytes_per_step, flops_per_step, step_time
 
@@ -123,21 +124,20 @@ def curve_shape(name: str, rows: Sequence[float], seconds: Sequence[float]) -> s
     falls = np.flatnonzero(y[1:] < y[:-1] / 1.5)  # a third less time for more rows
     if len(falls):
         i = int(falls[0])
-        return (
-            f"**{name}**: the time per step fell from {y[i] * 1e3:.2f} ms at {x[i]:,.0f} rows to "
-            f"{y[i + 1] * 1e3:.2f} ms at {x[i + 1]:,.0f} rows: more work cannot take less time, "
-            "so something else (another program, a pause of the machine) slowed the smaller "
-            "point. Run the sweep again before reading this curve."
+        return text(
+            "takeoff.shape.falls",
+            name=name,
+            before_ms=y[i] * 1e3,
+            before_rows=x[i],
+            after_ms=y[i + 1] * 1e3,
+            after_rows=x[i + 1],
         )
-    overhead = f"a fixed overhead of {y[0] * 1e3:.2f} ms per step"
+    overhead_ms = y[0] * 1e3
     if y[-1] < TAKEOFF_FACTOR * y[0]:
-        return f"**{name}**: flat over every size measured: {overhead}, up to {x[-1]:,.0f} rows."
+        return text("takeoff.shape.flat", name=name, overhead_ms=overhead_ms, rows=x[-1])
     if y[1] < TAKEOFF_FACTOR * y[0]:
-        return f"**{name}**: flat at first, then rising: {overhead}, then work."
-    return (
-        f"**{name}**: rising from the smallest size measured ({x[0]:,.0f} rows): the work already "
-        "outweighs the fixed overhead there."
-    )
+        return text("takeoff.shape.flat_then_rising", name=name, overhead_ms=overhead_ms)
+    return text("takeoff.shape.rising", name=name, rows=x[0])
 
 
 RESNET50_FLOPS_PER_IMAGE = 3 * 2 * 3.8e9
@@ -200,3 +200,13 @@ def load_reference(shelf=None, reference: Path = GPU_REFERENCE) -> tuple[dict, p
             "date": receipt["date"], "file": receipt.path.name,
             "reference": receipt.reference}  # fmt: skip
     return card, table
+
+
+def gpu_side(device: str, reference_gpu: str | None) -> str:
+    """What the CPU curve is compared with: this machine's GPU (``device`` not a CPU), else the
+    reference GPU (``reference_gpu``, its name), else the lesson's one GPU run."""
+    if not device.startswith("cpu"):
+        return text("takeoff.side.here", device=device)
+    if reference_gpu is not None:
+        return text("takeoff.side.reference", gpu=reference_gpu)
+    return text("takeoff.side.lesson")

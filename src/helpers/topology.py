@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from helpers.cpu import sysctl
+from helpers.messages import text
 
 
 def binary_size(text: str) -> str:
@@ -130,20 +131,15 @@ def threads_per_core(
 def smt_sentence(layout: dict[int, int] | None) -> str:
     """One sentence on how many hardware threads the cores run (day 1)."""
     if not layout:
-        return "How many hardware threads each core runs could not be read on this machine."
+        return text("topology.smt.unknown")
     if len(layout) > 1:
         parts = [
-            f"{cores} run {threads}" for threads, cores in sorted(layout.items(), reverse=True)
+            text("topology.smt.part", cores=cores, threads=threads)
+            for threads, cores in sorted(layout.items(), reverse=True)
         ]
-        return (
-            f"The cores differ: of {sum(layout.values())} cores, {' and '.join(parts)} hardware "
-            "thread(s) each (a hybrid CPU, such as Intel's performance and efficiency cores), so "
-            "logical CPUs divided by cores is not the threads of any one core."
-        )
+        joined = text("topology.smt.and").join(parts)
+        return text("topology.smt.hybrid", cores=sum(layout.values()), parts=joined)
     ((threads, _),) = layout.items()
     if threads == 1:
-        return "Each core runs one hardware thread here, so logical CPUs and cores are the same."
-    return (
-        f"Each core runs {threads} hardware threads (simultaneous multithreading, "
-        f"'hyper-threading'), so {threads} logical CPUs share one core's arithmetic units."
-    )
+        return text("topology.smt.one")
+    return text("topology.smt.many", threads=threads)

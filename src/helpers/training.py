@@ -14,6 +14,7 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
+from helpers.messages import text
 from helpers.timing import timed
 
 
@@ -104,7 +105,7 @@ def train(
     result = TrainResult(device=str(X.device))
     chunk = max(1, epochs // 100)  # update the bar about 100 times, not every epoch
     model.train()
-    bar = tqdm(total=epochs, desc="training", unit="epoch", disable=not progress)
+    bar = tqdm(total=epochs, desc=text("training.bar"), unit="epoch", disable=not progress)
     with bar, timed(X.device) as watch:
         for epoch in range(epochs):
             loss = sgd_step(model, optimizer, X, y)
@@ -116,3 +117,38 @@ def train(
     result.seconds = watch.seconds
     result.final_loss = loss.item()
     return result
+
+
+def same_losses(by_hand, losses) -> str:
+    """Whether a loop written in a lesson recorded the same losses as :func:`train` (within
+    float32 rounding), as a sentence.
+
+    >>> same_losses([1.10, 0.95], [1.10, 0.95])
+    'The loop above and `train` recorded the same losses.'
+    """
+    same = len(by_hand) == len(losses) and torch.allclose(
+        torch.tensor(by_hand), torch.tensor(losses)
+    )
+    return text("training.same_losses" if same else "training.different_losses")
+
+
+def trained_note(result: TrainResult, epochs: int) -> str:
+    """How long ``epochs`` epochs of :func:`train` took, in all and per epoch."""
+    return text(
+        "training.trained",
+        epochs=epochs,
+        device=result.device,
+        seconds=result.seconds,
+        per_epoch_us=result.seconds / epochs * 1e6,
+    )
+
+
+def loss_note(result: TrainResult, accuracy: float, tested: int) -> str:
+    """How far the loss fell, and the accuracy on ``tested`` test rows (three classes)."""
+    return text(
+        "training.loss",
+        first=result.losses[0],
+        final=result.final_loss,
+        tested=tested,
+        accuracy=accuracy,
+    )

@@ -23,6 +23,7 @@ from helpers.memory import (
     peak_memory,
     release_free_memory,
 )
+from helpers.messages import text
 from helpers.timing import timed
 
 __all__ = [  # the memory tools live in helpers.memory; importable from here as before
@@ -104,18 +105,19 @@ excludes zero, so a real cost.')
     difference = paired_difference(habit_seconds, fix_seconds)
     ratio = statistics.median(ratios)
     times = f"{ratio:,.0f}×" if ratio >= 10 else f"{ratio:.2f}×"
-    text = (
-        f"{habit} takes {times} its fix's time (median of {len(ratios)} rounds' ratios); habit "
-        f"minus fix: {difference.text(1e3, ' ms', 3)}: {difference.zero_verdict()}"
+    said = text(
+        "utilisation.cost",
+        habit=habit,
+        times=times,
+        n=len(ratios),
+        difference=difference.text(1e3, " ms", 3),
+        zero=difference.zero_verdict(),
     )
     if not difference.distinguishable:
-        return f"{text}; no cost shows above these rounds' noise."
+        return text("utilisation.cost.noise", said=said)
     if difference.value > 0:
-        return f"{text}, so a real cost."
-    return (
-        f"{text}, but the habit was the faster one: no habit saves time by costing more, so "
-        "look for an ordering or cache effect in the rounds."
-    )
+        return text("utilisation.cost.real", said=said)
+    return text("utilisation.cost.faster", said=said)
 
 
 def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
@@ -131,18 +133,19 @@ def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
     (a, ea), (b, eb) = epochs.items()
     if ea is None or eb is None:
         reached = [name for name, e in epochs.items() if e is not None]
-        steps = f"only {reached[0]} reached the target" if reached else "neither reached the target"
+        if reached:
+            steps = text("utilisation.tuning.only", name=reached[0])
+        else:
+            steps = text("utilisation.tuning.neither")
     elif ea == eb:
-        steps = f"{a} and {b} needed the same {ea} epochs"
+        steps = text("utilisation.tuning.same", a=a, b=b, epochs=ea)
     else:
         factor = max(ea, eb) / max(min(ea, eb), 1)
-        fewer = "fewer" if ea < eb else "more"
-        steps = f"{a} needed {ea} epochs and {b} {eb}: {factor:.1f}x {fewer} epochs"
+        kind = "fewer" if ea < eb else "more"
+        steps = text(f"utilisation.tuning.{kind}", a=a, ea=ea, b=b, eb=eb, factor=factor)
     if per_epoch.distinguishable:
-        speed = "the time per epoch differed too, measurably"
-    else:
-        speed = "the time per epoch did not change measurably, so each step kept the device as busy"
-    return f"{steps}; {speed}."
+        return text("utilisation.tuning.slower", steps=steps)
+    return text("utilisation.tuning.as_busy", steps=steps)
 
 
 def busy_verdict(name: str, busy: float, mfu: float, kind: str) -> str:
@@ -156,19 +159,15 @@ def busy_verdict(name: str, busy: float, mfu: float, kind: str) -> str:
     >>> busy_verdict("the lesson's loop", 0.9, 0.002, "kernel").split(": ")[-1]
     'busy, yet the arithmetic units mostly idle (each small operation pays its overhead).'
     """
-    what = "kernels were running" if kind == "kernel" else "operators were computing"
-    head = f"{name}: {what} {busy:.0%} of the time, arithmetic at {mfu:.2%} of the measured peak"
+    kind = "kernel" if kind == "kernel" else "operator"
+    head = text(f"utilisation.busy.{kind}", name=name, busy=busy, mfu=mfu)
     if mfu > 1:
-        return (
-            f"{head}: above the peak, which a step cannot be: the peak's measurement was slowed "
-            "(a busy machine). Re-run both."
-        )
+        return text("utilisation.busy.above_peak", head=head)
     if busy < 0.5:
-        return f"{head}: mostly overhead between the operations (Python, dispatch, launches)."
+        return text("utilisation.busy.overhead", head=head)
     if mfu < 0.05:
-        idle = "busy, yet the arithmetic units mostly idle (each small operation pays its overhead)"
-        return f"{head}: {idle}."
-    return f"{head}: busy, and much of that time is real arithmetic."
+        return text("utilisation.busy.idle_units", head=head)
+    return text("utilisation.busy.arithmetic", head=head)
 
 
 def step_utilisation(
@@ -200,3 +199,22 @@ def step_utilisation(
         "MFU": flops_per_step(widths, rows) / seconds / peak,
         "ms per step": seconds * 1e3,
     }
+
+
+def workers_finding(
+    best: str, best_speed: float, cpus: int, most: int, at_cpus: int, beyond: float, kept: float
+) -> list[str]:
+    """What day 7's loader settings did: the best plain worker count (``best``, a setting's name,
+    with its speed-up), what workers beyond the ``cpus`` this process may use did (``beyond``:
+    ``most`` workers' speed over ``at_cpus`` workers'), and what keeping workers alive between
+    epochs did (``kept``, the second epoch's speed-up)."""
+    if best == "num_workers=0":
+        first = text("utilisation.workers.none")
+    else:
+        first = text("utilisation.workers.best", best=best, speed=best_speed)
+    if most == at_cpus:
+        why = text("utilisation.workers.not_tried")
+    else:
+        effect = "helped" if beyond > 1.1 else "nothing" if beyond >= 0.9 else "in_the_way"
+        why = text(f"utilisation.workers.{effect}", most=most, beyond=beyond, at_cpus=at_cpus)
+    return [first, text("utilisation.workers.cpus", cpus=cpus, why=why, kept=kept)]

@@ -17,6 +17,8 @@ from collections.abc import Callable
 import ipywidgets as widgets
 from IPython.display import display
 
+from helpers.messages import text
+
 
 def knob_panel(run: Callable[..., object], controls: dict[str, widgets.Widget], title: str) -> None:
     """Show ``controls`` with a Run button; ``run(**values)`` draws into the panel's output.
@@ -31,7 +33,9 @@ def knob_panel(run: Callable[..., object], controls: dict[str, widgets.Widget], 
         if not getattr(control, "description", ""):
             control.description = name  # every control is labelled
     button = widgets.Button(
-        description="run", button_style="primary", tooltip="run the experiment with these settings"
+        description=text("widgets.run"),
+        button_style="primary",
+        tooltip=text("widgets.run.tooltip"),
     )
     output = widgets.Output()
 

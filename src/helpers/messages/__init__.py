@@ -18,6 +18,7 @@ Which language: the ``COURSE_LANG`` setting (``en`` or ``zh``; ``zh_CN`` and ``z
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def language() -> str:
     return "en"
 
 
-def text(name: str, lang: str | None = None, **values) -> str:
+def text(name: str, /, lang: str | None = None, **values) -> str:
     """The message ``name`` in ``lang`` (default: :func:`language`), placeholders filled in."""
     catalog = CATALOGS[lang or language()]
     if name not in catalog:
@@ -62,3 +63,30 @@ def word(english: str, lang: str | None = None) -> str:
     ('个参数', 'parameters', 'bananas')
     """
     return WORDS[lang or language()].get(english, english)
+
+
+@functools.cache
+def _plots_draw_chinese() -> bool:
+    """Whether plots can draw Chinese here: a CJK font is installed (and now in use)."""
+    from helpers.fonts import cjk_font, use_cjk_font
+
+    if cjk_font() is None:
+        return False
+    use_cjk_font()
+    return True
+
+
+def plot_language(lang: str | None = None) -> str:
+    """The language of plots' labels: the course's (:func:`language`), except that Chinese
+    labels need a font with Chinese characters; without one they stay English, instead of
+    drawing boxes (:mod:`helpers.fonts` says how to install one)."""
+    lang = lang or language()
+    if lang == "zh" and not _plots_draw_chinese():
+        return "en"
+    return lang
+
+
+def label(name: str, /, lang: str | None = None, **values) -> str:
+    """The message ``name`` for a plot (an axis, a title, a legend entry), in
+    :func:`plot_language`."""
+    return text(name, lang=plot_language(lang), **values)

@@ -31,7 +31,847 @@ MESSAGES = {
         "请从课程仓库恢复这个 notebook 的测试单元。"
     ),
     # days 0-4, 6 and 7: the lesson modules' findings and verdicts (one block per module)
+    # helpers.stats
+    "stats.interval": "{value}（{confidence:.0%} 置信区间 {low} 至 {high}）",
+    "stats.zero.excluded": "区间不含零",
+    "stats.zero.included": "区间包含零，所以这 {n} 次测量无法把它与零区分开",
+    "stats.difference": "{a} 减 {b} 为 {value}：{zero}。",
+    "stats.difference.larger": "{a} 减 {b} 为 {value}：{zero}，所以 {larger} 大于 {smaller}。",
+    "stats.rows.head": "共 {n} 行，只有 {a} 答对的有 {a_only} 行，只有 {b} 答对的有 {b_only} 行",
+    "stats.rows.same": "{head}：两者答对的行完全相同，没有什么能把它们区分开。",
+    "stats.rows.better": "{head}：差距大到不像是运气（精确检验，p = {p:.3f}）：**{better}** 更好。",
+    "stats.rows.luck": (
+        "{head}：这样的差距可能只是运气（精确检验，p = {p:.2f}），这些行区分不出两者，"
+        "应当保留更简单的模型。"
+    ),
+    "stats.price": "{what}的代价是 {value}：{zero}",
+    "stats.price.noise": (
+        "{price}。这些运行无法把代价与噪声区分开：在测量范围内它累计仍可能达到 {most_ms:.1f} ms，"
+        "而 a = {a_s:.3f} s。"
+    ),
+    "stats.price.negative": (
+        "{price}，但它是负的：这不是真实的开销，而是运行中的漂移或顺序效应。"
+        "请增加重复次数后重新运行。"
+    ),
+    "stats.price.above_noise": (
+        "{price}；在测量范围内它使时间改变 {effect_ms:.1f} ms，"
+        "大于运行间的噪声（{noise_ms:.1f} ms）。"
+    ),
+    "stats.price.below_noise": (
+        "{price}；在测量范围内它使时间改变 {effect_ms:.1f} ms，"
+        "小于运行间的噪声（{noise_ms:.1f} ms）。"
+    ),
+    "stats.bend": "测量范围内的弯曲为 {value}",
+    "stats.bend.sharpness": (
+        "这些运行（以 {power:.0%} 的概率）能发现 {bend_ms:.1f} ms 或更大的弯曲，"
+        "以及 {slope_us:.2f} µs 或更高的{what}代价"
+    ),
+    "stats.line.straight": "直线成立：{bend}；{zero}。但这并不证明它是直的：{sharpness}。",
+    "stats.line.upwards": (
+        "直线不适用：{bend}；{zero}，所以时间向上弯曲（{what}的开销随数量增加而上升）。"
+        "作为参照：{sharpness}。"
+    ),
+    "stats.line.downwards": (
+        "直线不适用：{bend}；{zero}，所以时间向下弯曲（{what}的开销随数量增加而下降）。"
+        "作为参照：{sharpness}。"
+    ),
+    # helpers.device_notes
+    "device_notes.mismatch.cuda_words": (
+        "在 NVIDIA GPU 上，它以 `{error}` 开头，并写出两个设备（`cuda:0`、`cpu`）"
+    ),
+    "device_notes.mismatch.mps_words": (
+        "在 Mac 的 GPU 上（MPS，PyTorch 2.4 及以后），它写作 `{error}`"
+    ),
+    "device_notes.mismatch.on_cuda": "这是 CUDA 的措辞；{mps}。",
+    "device_notes.mismatch.on_mps": "这是 MPS 的措辞；{cuda}。",
+    "device_notes.mismatch.other": (
+        "这是 `{device}` 设备上的报错形式。同样的错误在 GPU 上也会引发 `RuntimeError`：{cuda}；"
+        "{mps}。"
+    ),
+    "device_notes.readback.cuda": (
+        "在 CUDA 上，以 `non_blocking=True` 拷回 CPU 时，调用会在数据到达之前就返回："
+        "读取之前先用 `torch.cuda.synchronize()` 或事件的 `synchronize()` 等待。"
+    ),
+    "device_notes.readback.mps": (
+        "在 MPS 上也一样，`non_blocking=True` 拷回 CPU 可能在数据到达之前就返回"
+        "（pytorch/pytorch#140296）：读取之前先调用 `torch.mps.synchronize()`。"
+    ),
+    "device_notes.readback.other": (
+        "这里的张量本来就在 {device} 上，所以 `.to('cpu')` 直接返回张量本身，没有什么需要等待。"
+        "有 GPU 时，读取 `non_blocking=True` 的拷贝之前要先等待：NVIDIA GPU 上用 "
+        "`torch.cuda.synchronize()`，Mac 上用 `torch.mps.synchronize()`。"
+    ),
+    "device_notes.moved.same": (
+        "`.to({target})` 之后，权重仍是同一个 Parameter 对象，数值被移进了它里面"
+        "（新旧张量种类兼容时 PyTorch 会这样做，CPU 与 CUDA 张量就是如此），"
+        "所以移动之前创建的优化器仍然持有它。移到 `meta` 则会生成新的 Parameter，"
+        "因此稳妥的习惯是先移动模型，再创建优化器。"
+    ),
+    "device_notes.moved.new": (
+        "`.to({target})` 之后，权重是一个新的 Parameter 对象：PyTorch 无法把数值移进旧对象"
+        "（CPU 张量与 `{target}` 张量种类不兼容），所以移动之前创建的优化器会继续更新那些"
+        "已被丢弃的旧张量。先移动模型，再创建优化器。"
+    ),
+    # helpers.preprocessing
+    "preprocessing.code.up_and_down": (
+        "{codes}：患病率随编码忽高忽低，编码上的单个权重无法跟上它；"
+        "独热编码让每个编码都有自己的列和权重。"
+    ),
+    "preprocessing.code.rises": (
+        "{codes}：患病率随编码上升，所以一个权重可以跟上它的方向，但前提是把编码当作等间距的数量。"
+        "它们其实是标签：编码之间的间隔没有意义，所以每个编码照样各有自己的列和权重。"
+    ),
+    "preprocessing.code.falls": (
+        "{codes}：患病率随编码下降，所以一个权重可以跟上它的方向，但前提是把编码当作等间距的数量。"
+        "它们其实是标签：编码之间的间隔没有意义，所以每个编码照样各有自己的列和权重。"
+    ),
+    # helpers.widgets
+    "widgets.run": "运行",
+    "widgets.run.tooltip": "用这些设置运行实验",
+    # helpers.live
+    "live.source.nvml": "NVIDIA GPU，通过 NVML 读取",
+    "live.source.mps": "没有 NVIDIA 驱动：显示 Apple GPU 的显存（MPS）和本进程的 CPU 占用",
+    "live.source.cpu": "没有找到 GPU 或驱动：改为显示本进程的 CPU 占用和内存",
+    "live.bar.cpu": "CPU %",
+    "live.bar.memory": "内存 (GB)",
+    "live.bar.busy": "{gpu} 忙碌 %",
+    "live.bar.gpu_memory": "{gpu} 显存 (GB)",
+    "live.head": "<b>实时视图</b>：{source}",
+    "live.reading.of": "{value:.1f} {unit}，共 {top:.1f}",
+    "live.summary.readings": "{seconds:.1f} s 内读取 {n} 次",
+    "live.summary.busy": "{gpu} 平均忙碌 {percent:.0f}%",
+    "live.summary.peak": "{what} 峰值 {gb:.2f} GB",
+    "live.summary.cpu": "进程 CPU 平均 {percent:.0f}%（100% = 占满一个 CPU）",
+    "live.summary.joint": "；",
+    # helpers.copies
+    "copies.allocation.gpu": (
+        "PyTorch 把释放的 GPU 显存留在缓存分配器里再次分发，所以最初几次运行之后，"
+        "在 GPU 上新建缓冲区几乎不花时间；差别主要来自拷贝本身。"
+    ),
+    "copies.library.linux": (
+        "Linux 的 C 库 glibc 把超过阈值的内存块（128 KiB，随着大块被释放最多升到 32 MiB）"
+        "直接交给内核"
+    ),
+    "copies.library.other": "C 库把大块内存直接交给操作系统",
+    "copies.allocation.cpu": (
+        "在 CPU 上，新的大缓冲区是全新的内存：{library}，对每个 {page_kib} KiB 页面的第一次写入"
+        "都会让拷贝因缺页中断而停顿。"
+    ),
+    "copies.bytes": "{n:,} 字节",
+    "copies.fixed": (
+        "**{name}**：没有一次拷贝短于 {fixed_us:.1f} µs（{quickest:,} 字节的那次），"
+        "这是固定开销的上限；"
+        "吞吐量峰值为 {rate:.1f} GB/s（在 {at} 时）。按这个速率，固定开销的时间内能搬运 "
+        "{balance_kib:,.0f} KiB：远小于这个大小的拷贝，时间大多花在固定开销上。"
+    ),
+    "copies.pieces": (
+        "把 {large} 拆成 {pieces:,} 次 {small:,} 字节的拷贝，耗时是一次拷贝（{one_ms:,.1f} ms）的 "
+        "**{ratio:.1f}×**；按这里最好的大小 {best:,} 字节分块，需要 {best_ms:,.1f} ms。"
+    ),
+    "copies.pieces.best": (
+        "把 {large} 拆成 {pieces:,} 次 {small:,} 字节的拷贝，耗时是一次拷贝（{one_ms:,.1f} ms）的 "
+        "**{ratio:.1f}×**，一次拷贝就是这里最好的大小。"
+    ),
+    "copies.above.falls": (
+        "超过 {at} 之后，吞吐量在最大尺寸处降到 {rate:.1f} GB/s（峰值的 {share:.0%}）。"
+    ),
+    "copies.above.stays": (
+        "超过 {at} 之后，直到最大尺寸吞吐量都保持在峰值的 20 % 以内（{rate:.1f} GB/s）。"
+    ),
+    "copies.allocation": (
+        "在 {size} 时，自己分配缓冲区的拷贝（*{alloc}*）耗时 **{alloc_ms:,.2f} ms**，"
+        "拷进已有缓冲区的（*{plain}*）耗时 **{plain_ms:,.2f} ms**（{ratio:.1f}×）。{note}"
+    ),
+    # helpers.memory
+    "memory.autocast.ampere": "计算能力 {cc}：张量核心支持 bfloat16（从 8.0 起）",
+    "memory.autocast.volta": (
+        "计算能力 {cc}：张量核心支持 float16 但不支持 bfloat16（需要 8.0），"
+        "而 float16 的数值范围窄，需要 GradScaler"
+    ),
+    "memory.autocast.older": "计算能力 {cc}：没有张量核心；float16 只能把显存减半",
+    "memory.autocast.mps": "Apple GPU：float16，并用 GradScaler 应对它较窄的数值范围",
+    "memory.autocast.cpu": "CPU：bfloat16（只有支持 AVX-512 BF16 或 AMX 时才快）",
+    "memory.sizes": "{whole_mb:,.0f} MB 对 {micro_mb:,.0f} MB",
+    "memory.accumulation.less": (
+        "{parts} 个微批次的峰值内存比整批低：整批是它的 {ratio:.1f}×（{sizes}）。"
+    ),
+    "memory.accumulation.cuda": (
+        "微批次的峰值并没有更低（{sizes}）：在这个批量大小下，决定峰值的是权重、梯度和优化器状态，"
+        "而不是激活值。"
+    ),
+    "memory.accumulation.cpu": (
+        "微批次的峰值读数并没有更低（{sizes}）。在 CPU 上，这个数字是进程的常驻内存，"
+        "而不是存活的张量：C 分配器会留下一些释放的内存块以便复用，另一些则归还系统，"
+        "所以这个数字既反映激活值，也反映分配器的习惯。CUDA 统计的是存活的张量，"
+        "在那里更小的激活值会显现出来。"
+    ),
+    # helpers.many_models
+    "many_models.batching.many": (
+        "{k} 个模型：一个批量化的步骤训练它们的速度是课程循环逐个训练的 {ratio:.1f}×"
+        "（{n} 轮比值的几何平均，95% 区间 {low:.1f}× 至 {high:.1f}×）"
+    ),
+    "many_models.batching.one": (
+        "{k} 个模型：一个批量化的步骤训练它的速度是课程循环的 {ratio:.1f}×"
+        "（{n} 轮比值的几何平均，95% 区间 {low:.1f}× 至 {high:.1f}×）"
+    ),
+    "many_models.batching.noise": "{head}：区间包含 1×，这些轮次区分不出差别与噪声。",
+    "many_models.batching.pays": "{head}：批量化是值得的。",
+    "many_models.batching.slower": (
+        "{head}：批量化的步骤在这里更慢（它自身的开销，即 vmap 的簿记工作，超过了它共享的部分）。"
+    ),
+    "many_models.sharing": (
+        "{many} 个副本的一个批量化步骤耗时是 {few} 个副本时的 {grew:.1f}×（中位数），"
+        "而计算量是 {work:g}×"
+    ),
+    "many_models.sharing.fixed": "{head}：这一步主要是固定部分，由各副本共享。",
+    "many_models.sharing.arithmetic": "{head}：时间随计算量增长，所以这里堆叠几乎没有共享什么。",
+    "many_models.sharing.between": "{head}：这一步有一部分被共享，另一部分随副本数增长。",
+    # helpers.utilisation
+    "utilisation.cost": (
+        "{habit} 耗时是改正后写法的 {times}（{n} 轮比值的中位数）；"
+        "习惯写法减改正写法：{difference}：{zero}"
+    ),
+    "utilisation.cost.noise": "{said}；在这些轮次的噪声之上看不出开销。",
+    "utilisation.cost.real": "{said}，所以是真实的开销。",
+    "utilisation.cost.faster": (
+        "{said}，但习惯写法反而更快：没有哪种习惯会因为多花功夫而省时间，"
+        "所以请检查各轮中的顺序效应或缓存效应。"
+    ),
+    "utilisation.tuning.only": "只有 {name} 达到了目标",
+    "utilisation.tuning.neither": "两者都没有达到目标",
+    "utilisation.tuning.same": "{a} 和 {b} 都需要 {epochs} 个轮次",
+    "utilisation.tuning.fewer": "{a} 需要 {ea} 个轮次，{b} 需要 {eb} 个：轮次少 {factor:.1f}x",
+    "utilisation.tuning.more": "{a} 需要 {ea} 个轮次，{b} 需要 {eb} 个：轮次多 {factor:.1f}x",
+    "utilisation.tuning.slower": "{steps}；每个轮次的时间也有可测量的差别。",
+    "utilisation.tuning.as_busy": (
+        "{steps}；每个轮次的时间没有可测量的变化，所以每一步让设备保持同样忙碌。"
+    ),
+    "utilisation.busy.kernel": (
+        "{name}：{busy:.0%} 的时间有内核在运行，算力用到实测峰值的 {mfu:.2%}"
+    ),
+    "utilisation.busy.operator": (
+        "{name}：{busy:.0%} 的时间有算子在计算，算力用到实测峰值的 {mfu:.2%}"
+    ),
+    "utilisation.busy.above_peak": (
+        "{head}：超过了峰值，而一步不可能做到：峰值的测量被拖慢了（机器很忙）。两者都请重新运行。"
+    ),
+    "utilisation.busy.overhead": "{head}：主要是操作之间的开销（Python、分发、启动）。",
+    "utilisation.busy.idle_units": (
+        "{head}：设备很忙，但计算单元大多空闲（每个小操作都要付出自己的开销）。"
+    ),
+    "utilisation.busy.arithmetic": "{head}：设备很忙，而且大部分时间是真正的计算。",
+    # helpers.takeoff
+    "takeoff.shape.falls": (
+        "**{name}**：每步时间从 {before_rows:,.0f} 行时的 {before_ms:.2f} ms 降到 "
+        "{after_rows:,.0f} 行时的 {after_ms:.2f} ms：更多的工作不可能花更少的时间，"
+        "所以是别的东西（另一个程序、机器的停顿）拖慢了较小的那个点。请重新扫描后再解读这条曲线。"
+    ),
+    "takeoff.shape.flat": (
+        "**{name}**：在测量的所有大小上都是平的：每步固定开销 {overhead_ms:.2f} ms，"
+        "直到 {rows:,.0f} 行。"
+    ),
+    "takeoff.shape.flat_then_rising": (
+        "**{name}**：先平后升：先是每步 {overhead_ms:.2f} ms 的固定开销，然后是工作量。"
+    ),
+    "takeoff.shape.rising": (
+        "**{name}**：从测量的最小大小（{rows:,.0f} 行）起就在上升：在那里工作量已经超过了固定开销。"
+    ),
+    # helpers.roofline
+    "roofline.above.bandwidth": (
+        "高于带宽屋顶（{roof}），所以那个屋顶对它来说太低了："
+        "这个负载搬运字节的速度比测量屋顶的拷贝更快"
+        "（数据从离核心更近的缓存中复用，或者循环的向量化比拷贝更好）。把这个点看作在屋顶上，"
+        "而不是超出它"
+    ),
+    "roofline.above.flat": (
+        "高于平屋顶（{roof}），所以测得的峰值对它来说太低了：它的计算比测量峰值的矩阵乘法更快"
+        "（另一种形状，或更多线程）。把这个点看作在屋顶上，而不是超出它"
+    ),
+    "roofline.reach": "达到屋顶（{roof}）在该强度下允许值的 {reach:.1%}",
+    "roofline.head": (
+        "**{name}**：每字节 {intensity:.3g} 次浮点运算，{gflops:.3g} GFLOP/s，{where}。"
+        "在它的 {seconds} 中，按峰值计算需要 {arithmetic}，内存传输需要 {memory}"
+    ),
+    "roofline.overhead": (
+        "{head}：**{found}**，{rest:.1%} 的时间两者都不是："
+        "是开销（Python、分发、启动、分配、等待）。"
+    ),
+    "roofline.compute": "{head}：**{found}**，大部分时间花在计算上。",
+    "roofline.bandwidth": "{head}：**{found}**，大部分时间花在搬运字节上。",
+    "roofline.roof": "{level}：拷贝 {size}",
+    "roofline.roof.thread": "{level}：拷贝 {size}，{threads} 个线程",
+    "roofline.roof.threads": "{level}：拷贝 {size}，{threads} 个线程",
+    "roofline.plot.roof": "屋顶（{roof}）",
+    "roofline.plot.point": "{name}（{found}）",
+    "roofline.plot.x": "算术强度（每搬运一字节的浮点运算数，对数坐标）",
+    "roofline.plot.y": "实际达到的 FLOP/s（对数坐标）",
+    "roofline.plot.title": "屋顶线模型：峰值 {peak:.3g} GFLOP/s，带宽 {bandwidths} GB/s",
+    # helpers.crossover
+    "crossover.span": "课程所说的 {low:,.0f}-{high:,.0f}",
+    "crossover.span.rows": "课程所说的 {low:,.0f}-{high:,.0f} 行",
+    "crossover.never": (
+        "与{against}相比，在测量到的 {largest:,.0f} 行以内 GPU 都不更快：这些曲线无法证实{span}。"
+    ),
+    "crossover.pays_off": "与{against}相比，GPU 从大约 {rows:,.0f} 行起开始划算",
+    "crossover.already": "与{against}相比，GPU 在测量的最小大小（{rows:,.0f} 行）就已经更快",
+    "crossover.far_below": "{where}：远低于{span}。",
+    "crossover.below": "{where}：低于{span}，但在十倍以内。",
+    "crossover.within": "{where}：在{span}之内。",
+    "crossover.above": "{where}：高于{span}。",
+    "crossover.bound.none": (
+        "课程的 GPU 只在一个大小上测量过：{rows} 行，每个轮次 {step_ms:.2f} ms"
+        "（整个循环除以轮次数）。GPU 的一步不会因为行数增加而变快，所以 GPU 在 {largest:,.0f} 行"
+        "以下不可能划算：在测量的每个大小上，你的 CPU 的一步都比它快。"
+    ),
+    "crossover.bound": (
+        "课程的 GPU 只在一个大小上测量过：{rows} 行，每个轮次 {step_ms:.2f} ms"
+        "（整个循环除以轮次数）。GPU 的一步不会因为行数增加而变快，所以 GPU 在大约 {bound:,.0f} 行"
+        "以下不可能划算，那里你的 CPU 的一步达到这个时间。"
+    ),
+    "crossover.bound.rules_out": "{head}仅凭这一点就排除了{span}：课程的估计在这里太低了。",
+    "crossover.bound.none.below": "{head}这个下界低于{span}：它既不能证实也不能排除它。",
+    "crossover.bound.within": (
+        "{head}这个下界在{span}之内，所以它不排除这个范围。只有当 GPU 的一步在 {bound:,.0f} 行以内"
+        "都保持 {rows} 行时的时间（对这么小的网络很可能，但没有测量），它才恰好在那里划算；"
+        "一条 GPU 曲线（本机的，或在 GPU 上测得的参考）能把这个下界变成测量结果。"
+    ),
+    "crossover.bound.below": (
+        "{head}这个下界低于{span}，所以它不排除这个范围。只有当 GPU 的一步在 {bound:,.0f} 行以内"
+        "都保持 {rows} 行时的时间（对这么小的网络很可能，但没有测量），它才恰好在那里划算；"
+        "一条 GPU 曲线（本机的，或在 GPU 上测得的参考）能把这个下界变成测量结果。"
+    ),
+    # helpers.topology 与 helpers.gpu
+    "topology.smt.unknown": "在这台机器上读不出每个核心运行几个硬件线程。",
+    "topology.smt.part": "{cores} 个核心各运行 {threads} 个",
+    "topology.smt.and": "、",
+    "topology.smt.hybrid": (
+        "各核心并不相同：{cores} 个核心中，{parts}硬件线程（混合架构 CPU，例如 Intel "
+        "的性能核与能效核），"
+        "所以逻辑 CPU 数除以核心数并不是任何一个核心的线程数。"
+    ),
+    "topology.smt.one": "这里每个核心运行一个硬件线程，所以逻辑 CPU 与核心是一回事。",
+    "topology.smt.many": (
+        "每个核心运行 {threads} 个硬件线程（同时多线程，即“超线程”），"
+        "所以 {threads} 个逻辑 CPU 共享一个核心的计算单元。"
+    ),
+    "gpu.tier.data_centre": "名称中含有 {line!r}，这是数据中心产品线",
+    "gpu.tier.workstation": "名称中含有 {line!r}，这是工作站产品线",
+    "gpu.tier.consumer": "名称中含有 {line!r}，这是消费级（游戏）产品线",
+    "gpu.tier.large": "名称未知；{memory_gb:.0f} GB 显存是数据中心级的容量",
+    "gpu.tier.small": "名称未知；{memory_gb:.0f} GB 显存是消费级的容量（推测）",
+    # helpers.training
+    "training.bar": "训练",
+    # helpers.training
+    "training.same_losses": "上面的循环与 `train` 记录的损失相同。",
+    "training.different_losses": "上面的循环与 `train` 记录的损失**不同**。",
+    "training.trained": (
+        "在 **{device}** 上训练了 **{epochs} 个轮次**，耗时 **{seconds:.2f} s**"
+        "（每个轮次 {per_epoch_us:.0f} µs）。"
+    ),
+    "training.loss": (
+        "损失从 **{first:.3f}** 降到 **{final:.3f}**；在 {tested} 朵测试花上的准确率是 "
+        "**{accuracy:.0%}**（瞎猜是 33%）。"
+    ),
+    "preprocessing.base.disease": (
+        "**{rate:.0%}** 的患者有心脏病，所以总是猜“有病”的正确率是 {right:.0%}："
+        "下面的每个模型都必须超过它。"
+    ),
+    "preprocessing.base.none": (
+        "**{rate:.0%}** 的患者有心脏病，所以总是猜“没病”的正确率是 {right:.0%}："
+        "下面的每个模型都必须超过它。"
+    ),
+    # 第 4 天的其他发现
+    "day04.missing_in": "`{column}` 中 {n} 个",
+    "day04.joint": "，",
+    "day04.patients": "**{n} 位患者**，**{missing} 个缺失值**（{where}）。",
+    "day04.split": "训练集：{train} 位患者，测试集：{test} 位",
+    "day04.bug1": (
+        "**缺陷 1：** 调用返回的是形状为 {shape} 的 `{kind}`，而不是类型注解承诺的 DataFrame："
+        "列名没了，所以 `out['age']` 会失败，也没有任何东西说明 {columns} 列中哪一列是哪一列。"
+    ),
+    "day04.bug2": (
+        "**缺陷 2：** 忘记传的标志让它悄悄地在测试行上重新拟合：13 个中位数中有 {changed} 个、"
+        "13 个均值中有 {moved} 个变了，测试行现在每一列的均值最多只有 {largest:.1e}，"
+        "就像训练数据一样。"
+        "没有任何警告：测试分数现在是在用测试行自己的统计量缩放过的数据上算出来的。"
+    ),
+    "day04.ca": (
+        "`ca`，即看到的主要血管数（0-3），是真正的计数：它的患病率随计数{trend}，所以它保持为数值。"
+    ),
+    "day04.auc": (
+        "{folds} 折上的 ROC AUC：把编码当作数值缩放 **{codes:.3f}**，独热编码 **{onehot:.3f}**。"
+    ),
+    "day04.choice": (
+        "fill={strategy!r}，scale={scale}，one-hot={one_hot}：ROC AUC **{auc:.4f}**，"
+        "默认值为 {default:.4f}，在同样的 {folds} 折上。"
+    ),
+    "day04.leak": "ROC AUC：有泄露的做法 **{leaky:.4f}**，诚实的做法 **{honest:.4f}**。",
+    "day04.gap": (
+        "在 {tested} 位测试患者上，一位患者占准确率的 **{one:.1%}**，所以两者之间 "
+        "{gap:+.1f} 个百分点的准确率差距相当于 {patients:.0f} 位患者。{verdict}"
+    ),
+    # 第 3 天的发现
+    "day03.running_means": "tick 被调用了 {calls} 次；累计均值：{means}",
+    "day03.same": "输出相同：{outputs}；梯度相同：{grads}",
+    "day03.through_call": "通过 __call__：{calls} 次前置钩子调用，输出形状 {shapes}",
+    "day03.after_forward": (
+        "tiny.forward(x) 之后：{calls}（各层的钩子运行了：forward 调用了 self.fc1(x)）"
+    ),
+    "day03.skipped": "tiny.fc1.forward(x) 运行时没有触发它的钩子：{skipped}",
+    "day03.removed": "handle.remove() 之后：没有钩子运行",
+    "day03.not_removed": "handle.remove() 之后：钩子仍然运行了",
+    "day03.call_impl": (
+        "所以 `model.fc1(x)` 运行的是 **{runs}**：`nn.Module.__call__` 就是这个函数的另一个名字。"
+        "模块被编译过时，它调用 `torch.compile` 版本的模块，否则调用 `Module._call_impl`，"
+        "后者运行钩子和 `forward`，和我们的 `__call__` 一样。"
+    ),
+    "day03.optimiser_holds": "优化器持有的权重在 **{held}** 上；模型的权重在 **{target}** 上。",
+    "day03.hooks_fired": "通过 `model(x)` 调用一次，触发了 **{hooks}** 个钩子（每层一个）。",
+    "day03.records": (
+        "`model.forward(x)` 之后有 **{records}** 条记录：内部的各层仍然通过自己的 `__call__` 运行，"
+        "因为 `forward` 调用的是 `self.fc1(x)`。"
+    ),
+    "day03.outer_hook": "模型本身上的钩子在 2 次前向传播中触发了 {fired} 次",
+    "gpu.memory": (
+        "{name}：{n:,} 字节，即 {gb:.1f} GB（10^9 字节，这里表格用的单位）或 {gib:.1f} GiB（2^30 "
+        "字节）。"
+    ),
+    "gpu.found.mps": "找到了 **Apple GPU（MPS）**：",
+    "gpu.found.none": "**这里没有 GPU**（没有 CUDA、ROCm 或 MPS 设备）：课程在 CPU 上运行。",
+    "gpu.found.none.table": "下表显示同样的读数对一些知名显卡会是什么样子。",
+    # 第 1 天的发现
+    "day01.cpu": (
+        "CPU：**{name}**（{microarchitecture}，{architecture}），有 **{cores} 个物理核心**和 "
+        "**{logical_cpus} 个逻辑 CPU**。"
+    ),
+    "day01.usable": (
+        "本进程可以使用其中的 **{usable}** 个（CPU 亲和性和容器限制都算在内；"
+        "`os.cpu_count()` 对两者都一无所知）。内存：{total} GB 中可用 {available} GB。"
+    ),
+    "day01.none_found": "未找到",
+    "day01.vector": "向量扩展：**{extensions}**。PyTorch 在这里的 CPU 能力级别：**{capability}**。",
+    "day01.card_80": "一块 80 GiB 的显卡",
+    "day01.units": (
+        "显存有两种单位。{note} 产品名中的“80 GB”用的是二进制单位（GiB），"
+        "而且部分显存可能被保留（ECC），所以 PyTorch 报告的总量可能比名称多，也可能少。"
+    ),
+    "day01.no_smi": "这里没有安装 nvidia-smi：这台机器没有 NVIDIA 驱动。",
+    "day01.live": "**实时视图看到的：**{summary}。",
+    "day01.products": (
+        "{seconds:.2f} s 内完成了 {products} 次 {size}×{size} 矩阵乘法（等待设备完成后测量）："
+        "**{rate:.1f} GFLOP/s**。"
+    ),
+    "day01.summary": "{summary}。",
+    "copies.streams.overlap": (
+        "先矩阵乘法再拷贝，一个流：**{one_ms:.2f} ms**；拷贝放在第二个流上：**{two_ms:.2f} ms**"
+        "（{ratio:.2f}x）：这里拷贝与计算重叠了。"
+    ),
+    "copies.streams.serial": (
+        "先矩阵乘法再拷贝，一个流：**{one_ms:.2f} ms**；拷贝放在第二个流上：**{two_ms:.2f} ms**"
+        "（{ratio:.2f}x）：这里拷贝没有可测量的重叠。"
+    ),
+    "copies.streams.none": (
+        "这里没有 CUDA GPU（{device}）：没有可以重叠的流，所以这台机器上无法演示；"
+        "在 NVIDIA GPU 上，这个单元会比较一个流和两个流。"
+    ),
+    # 第 2 天的发现
+    "day02.devices": "这里的设备：**{devices}**。课程使用 **{device}**。",
+    "day02.still": "执行 `x.to(target)` 而不赋值之后，`x` 仍在 **{device}** 上。",
+    "day02.moved": "执行 `x = x.to(target)` 之后，`x` 在 **{device}** 上。",
+    "day02.itself": (
+        "为什么这个缺陷在笔记本电脑上藏得住：当张量已经在要去的地方时，`.to()` 返回张量本身"
+        "（`same.to('cpu') is same` 为 **{itself}**）。"
+    ),
+    "day02.nothing_fails": "所以在只有 CPU 的机器上，忘记赋值什么也不会改变，也不会出错。",
+    "day02.mismatch": "模型在 **{model}** 上，数据在 **{data}** 上。PyTorch 说：\n\n> {message}",
+    "day02.fixed": "修好了：输出的形状是 {shape}，在 **{device}** 上。",
+    "day02.ask": (
+        "要知道模型在哪个设备上，问它的一个参数：`next(model.parameters()).device` -> {device}。"
+    ),
+    "day02.batches": "{batches} 个批次，最后一个有 {rows} 行，已移到 {device}",
+    "day02.pieces": "{n:,} 块 {size:,} 字节",
+    "day02.pool": "每次计时运行都从一个 {mib} MiB 的内存池中分块拷贝：{runs}。",
+    "day02.again": "{variant}：{size:,} 字节，每次拷贝 {us:,.1f} µs",
+    "day02.readback": "拷贝已完成且正确：{ok}",
+    "day02.saved_on": "文件表明它的张量保存时在 **{where}** 上。",
+    "day02.loaded": (
+        "用 `map_location='cpu'` 时它们加载到 **{cpu}** 上；用 `map_location=device` 时加载到 "
+        "**{device}** 上。"
+    ),
+    "day02.trained": (
+        "**在 {device} 上训练 {epochs} 个轮次**，耗时 {seconds:.2f} s；损失 {first:.3f} -> "
+        "{final:.3f}；测试准确率 **{accuracy:.0%}**。"
+    ),
+    "day02.live": "实时视图：{summary}。",
+    "takeoff.side.here": "本机的 GPU（{device}）",
+    "takeoff.side.reference": "{gpu}",
+    "takeoff.side.lesson": "课程中那一次 GPU 运行",
+    # 第 6 天的发现
+    "day06.measured_on": "测量环境：**{card}**（使用全部可用线程，PyTorch 的默认设置）。",
+    "day06.point": "{model}，{rows:,} 行，在 {device} 上：每步 {ms:,.2f} ms",
+    "day06.not_reached": "在测量的大小范围内没有达到",
+    "day06.intensity": (
+        "小网络在最大尺寸时每字节做 {tiny:.1f} 次浮点运算，宽网络做 {wide:.1f} 次："
+        "宽网络给每个字节的工作量多得多。"
+    ),
+    "day06.reaches": (
+        "所以宽网络达到 {wide:.2f} GFLOP/s，而小网络只有 {tiny:.2f}。同一台设备；"
+        "差别在于每个字节、每个启动的操作分到多少计算。"
+    ),
+    "day06.batch": "**{name}**：批量 {small} 每个轮次的耗时是批量 {large:,} 的 {slower:.1f}×。",
+    "day06.side": "比较中的 GPU 一方：**{against}**。",
+    "day06.loading": (
+        "加载：这里每个核心每秒 **{per_core:,.0f} 张图片**，{cores} 个核心：每秒 {rate:,.0f} 张。"
+    ),
+    "day06.imagenet": (
+        "一批 256 张图片就已经是 {flops:.2e} 次浮点运算，远远超过任何起飞点："
+        "下面是每台设备训练 90 个轮次所需的小时数，以及限制它们的因素："
+    ),
+    "utilisation.workers.none": (
+        "在这里，没有哪个工作进程数比在主进程中加载（`num_workers=0`）更快。"
+    ),
+    "utilisation.workers.best": (
+        "最好的普通工作进程数：**{best}**，速度是 `num_workers=0` 的 {speed:.2f}×。"
+    ),
+    "utilisation.workers.not_tried": "没有尝试比这更多的工作进程数",
+    "utilisation.workers.helped": (
+        "{most} 个工作进程（比 CPU 多）仍然有帮助（速度是 {at_cpus} 个时的 {beyond:.2f}×）"
+    ),
+    "utilisation.workers.nothing": (
+        "{most} 个工作进程（比 CPU 多）没有带来任何提升（速度是 {at_cpus} 个时的 {beyond:.2f}×）"
+    ),
+    "utilisation.workers.in_the_way": (
+        "{most} 个工作进程（比 CPU 多）反而碍事（速度是 {at_cpus} 个时的 {beyond:.2f}×）"
+    ),
+    "utilisation.workers.cpus": (
+        "本进程可以使用 **{cpus} 个 CPU**，由工作进程和训练步骤共享；{why}。"
+        "在轮次之间保留 2 个工作进程（`persistent_workers`）让第二个轮次的速度是重新启动它们的 "
+        "{kept:.2f}×（每种设置只运行一次：小的比值请当作噪声）。"
+    ),
+    # 第 7 天的发现
+    "day07.measured_on": "测量环境：**{card}**。",
+    "day07.epoch": (
+        "一个轮次，{steps} 步，`num_workers=0`：**{waiting:.2f} s 在等待**数据，"
+        "**{computing:.2f} s 在执行步骤**：步骤占比 **{busy:.0%}**。"
+    ),
+    "day07.items": (
+        "每一项都是一张 {size}×{size} 的 JPEG，在 CPU 上解码并缩小：这台机器单核每秒读取 "
+        "**{rate:,.0f} 项**，而循环在每一步之前都要等一个批次的全部 64 项。"
+    ),
+    "day07.peak": "这台设备的峰值：**{peak:,.1f} GFLOP/s**（{threads} 个线程）。",
+    "day07.operator_share": (
+        "在这台 CPU 上，“忙碌占比”是在做计算的算子内部的时间；GPU 的性能分析统计的则是内核时间，"
+        "也就是 `nvidia-smi` 估计的那个数字。"
+    ),
+    "day07.one_epoch": (
+        "{workers} 个工作进程，{size}×{size} 的 JPEG：等待 {waiting:.2f} s，计算 {computing:.2f} "
+        "s，"
+        "忙碌 **{busy:.0%}**。"
+    ),
+    "day07.relu": (
+        "`x.relu()` 在峰值时多用了 **{new:,.0f} MB**；`x.relu_()` 多用了 **{in_place:,.0f} MB**。"
+    ),
+    "day07.autocast.scaler": (
+        "在 **{device}** 上：autocast 使用 **{dtype}**，启用 GradScaler（{why}）。"
+    ),
+    "day07.autocast.no_scaler": (
+        "在 **{device}** 上：autocast 使用 **{dtype}**，不启用 GradScaler（{why}）。"
+    ),
+    "day07.precision": (
+        "批量 {batch:,}，在 {device} 上：float32 每步 **{float32_ms:.1f} ms**，{label} "
+        "**{mixed_ms:.1f} ms**（中位数）：autocast 在这里的速度是 "
+        "**{ratio:.2f}×**（各轮比值的中位数）。"
+    ),
+    "day07.capability": "CPU 能力级别：{capability}。",
+    "day07.accumulation": (
+        "批量 {big:,} 一次算完：峰值 **{whole:,.0f} MB**；拆成 {parts} 个 {micro_rows:,} "
+        "行的微批次："
+        "**{micro:,.0f} MB**。"
+    ),
+    "day07.same_gradients": "梯度相同：**{same}**。",
+    "day07.starting": "在 {where} 上，从批量 {start:,} 开始：",
+    "day07.goes_on": "训练可以用批量 **{batch:,}** 继续（或者用梯度累积保留大批量）。",
+    "day07.tuning": "每 {epochs} 个轮次的秒数：{verdict}",
+    "day07.halving": (
+        "宽度减半后，权重减到 {share:.0%}，在批量 {batch:,} 时一步的速度是原来的 **{speed:.1f}×**"
+        "（各轮比值的中位数）。"
+    ),
+    # 课程自己的图
+    "plot.epoch": "轮次",
+    "plot.training_loss": "训练损失（交叉熵）",
+    "plot.model_on": "{model}，在 {device} 上",
+    "plot.since_start": "从开始起的时间（s）",
+    "plot.memory_gb": "内存（GB）",
+    "plot.memory_title": "负载运行期间的内存",
+    "plot.bytes_copied": "拷贝的字节数",
+    "plot.time_per_copy": "每次拷贝的时间（µs）",
+    "plot.copy_title": "每次拷贝的时间（中位数，误差线：四分位距）",
+    "plot.throughput": "吞吐量（GB/s）",
+    "plot.throughput_title": "吞吐量",
+    "plot.measured_here": "{name}，{on}（在这里测得）",
+    "plot.reference": "{name}，{gpu}",
+    "plot.rows_full_batch": "每步的行数（全批量）",
+    "plot.step_ms": "每个训练步的时间（ms）",
+    "plot.step_title": "每个训练步的时间与行数",
+    "plot.your_point": "你的点",
+    "plot.rows_per_step": "每步的行数",
+    "plot.time_per_step": "每步的时间（ms）",
+    "plot.batch_size": "批量大小（每步的行数）",
+    "plot.epoch_seconds": "每个轮次的时间（s）",
+    "plot.epoch_title": "在 {device} 上 {rows:,} 行的一个轮次",
     # day 5: loops, claims, compiled and the day's conclusions
+    # helpers.claims
+    "claims.claim.floor": (
+        "每个轮次无论是否记录都要付出的底噪（floor）：Python 的 `for` 循环本身加上内核的启动开销"
+    ),
+    "claims.claim.sync": (
+        "`.item()` 是一次同步（synchronisation），让 CPU 等待 GPU，并有阈值效应："
+        "记录频率低于某个值后，等待就不再要紧"
+    ),
+    "claims.claim.issue": (
+        "提交是异步的：一旦记录变得稀少，限制速度的是 CPU 发出命令的快慢，而不是同步的次数"
+    ),
+    "claims.claim.compute": "“大约 3 s 的必须的计算时长”，减去它之后剩下剩余时长",
+    "claims.column.claim": "论断",
+    "claims.column.verdict": "你的数据",
+    "claims.column.evidence": "证据",
+    "claims.verdict.supported": "成立",
+    "claims.verdict.partly supported": "部分成立",
+    "claims.verdict.not supported": "不成立",
+    "claims.verdict.supported (second half only)": "成立（仅后半部分）",
+    "claims.verdict.not testable": "在 {device} 上无法检验",
+    "claims.verdict.loose: could be time inside operators": "含糊：可能是算子内部的时间",
+    "claims.verdict.loose: more than time inside operators": "含糊：不止是算子内部的时间",
+    "claims.line": "- **{verdict}**（{part}）：{evidence}",
+    "claims.single.noise": "{n} 次单独的运行无法给一次记录定价：从中看不出任何直线，无论直不直。",
+    "claims.single.drift": (
+        "这 {n} 次运行发生了漂移：这样的斜率不可能由更多的记录造成，所以也无法定价。"
+    ),
+    "claims.single.priced": "这 {n} 次运行确实给一次记录定了价，不过每种条件只跑一次，依据很单薄。",
+    "claims.launches.cuda": "其中 {computing:.0f} 个在计算，每个都是一次内核启动",
+    "claims.launches.mps": "其中 {computing:.0f} 个在计算，每个都是一个 GPU 内核",
+    "claims.launches.cpu": (
+        "其中 {computing:.0f} 个在计算；CPU 不启动内核，所以由分发、autograd 和优化器的 Python 代码"
+        "代替启动开销"
+    ),
+    "claims.floor.head": (
+        "底噪是真实的：每个轮次 {value}（95% 区间 {low} 至 {high}），无论记录什么都要付出；"
+        "一个轮次中有 {outside:.0%} 在算子自身的时间之外"
+    ),
+    "claims.floor.loop": (
+        "带 `%` 判断的 `for` 语句占其中 {ns:.0f} ns（{percent:.2g}%）：承载底噪的“循环”"
+        "是每个轮次运行的 Python 代码，而不是循环语句本身"
+    ),
+    "claims.floor.overhead": (
+        "{head}：是开销，即发出每个轮次分发的 {operators:.0f} 个算子的代价（{launches}）。{loop}。"
+    ),
+    "claims.floor.work": "{head}：底噪大部分是算子本身的工作，而不是循环或启动。{loop}。",
+    "claims.sync.priced": "一次记录的代价是 {price}",
+    "claims.sync.sharp": "这些运行能发现 {smallest} 或更大的代价",
+    "claims.sync.no_queue": (
+        "在 {device} 上没有排队的工作，所以 `.item()` 没有什么可等：它读取的是内存中已有的数。"
+        "这些运行看到的（{priced}；{zero}；弯曲 {bend}）是记录本身的工作或噪声，而不是等待；"
+        "请在 GPU 上运行这个 notebook 来检验这一论断。"
+    ),
+    "claims.sync.hidden": (
+        "在这台 {device} 设备上看不出等待：{priced}：{zero}；{sharp}，所以即使有代价，也比这更小。"
+    ),
+    "claims.sync.drift": (
+        "记录越多运行反而越快（{priced}）：这是机器的漂移，而不是开销。请增加轮数重新运行。"
+    ),
+    "claims.sync.threshold": (
+        "等待是真实的：{priced}，而且时间向上弯曲（弯曲 {bend}）：频繁的记录每次更贵，"
+        "稀少的几乎不花时间：这就是阈值效应。"
+    ),
+    "claims.sync.no_threshold": (
+        "等待是真实的：{priced}。但时间没有向上弯曲（弯曲 {bend}）：无论记录多频繁，"
+        "每次代价都相同，"
+        "所以等待的影响与次数成正比：没有阈值。"
+    ),
+    "claims.issue.facts": (
+        "记录稀少时一个轮次耗时 {epoch}，其中 {overhead:.0%} 在算子之外（开销），"
+        "一次运行中有 {sync_share:.1%} 花在记录的等待上；每个轮次发出更少的操作，"
+        "在四轮中有三轮让训练至少快到 {speedup_low:.2f}×"
+    ),
+    "claims.issue.failed.inside": "一个轮次的大部分时间花在算子内部：是工作本身，而不是发出工作",
+    "claims.issue.failed.waits": "等待仍占了大部分时间",
+    "claims.issue.failed.speed": "少发出操作并没有稳定地变快",
+    "claims.issue.joint": "；",
+    "claims.issue.not_supported": "{facts}；但是{reasons}。",
+    "claims.issue.second_half": (
+        "在 CPU 上没有排队的工作（CPU 自己运行每个算子），所以只能检验后半部分，而它成立：{facts}。"
+    ),
+    "claims.issue.supported": "{facts}。",
+    "claims.compute.head": (
+        "{epochs} 个轮次 {seconds:g} s，即每个轮次 {per_epoch}。若当作纯计算"
+        "（每个轮次 {flops:,.0f} 次浮点运算），那是 {gflops:.3g} GFLOP/s，比本机自己的峰值低 "
+        "{below:,.0f}×：它不是计算时间。在这里，{epochs} 个轮次中算子自身的时间是 "
+        "{inside_total:.2g} s（每个轮次 {inside}）"
+    ),
+    "claims.compute.inside": (
+        "{head}：这 {seconds:g} s 在它的两倍以内，所以可能是算子内部的时间"
+        "（在 GPU 上，内核无论计算多少都要花几微秒）；课程没有说明，"
+        "所以它的剩余时长也没有明确的定义。"
+    ),
+    "claims.compute.overhead": (
+        "{head}：这 {seconds:g} s 超过了它的两倍，所以其中一定还有开销；"
+        "课程没有说明，所以它的剩余时长也没有明确的定义。"
+    ),
+    # helpers.compiled
+    "compiled.note.unavailable": "此处不可用（{error}：{why}）",
+    "compiled.note.declined": "Inductor 拒绝了 CUDA graphs（它的警告说明了原因）：未纳入",
+    "compiled.note.first_calls": "本进程中的首次调用耗时 {seconds:.1f} s",
+    "compiled.note.needs_gpu": "需要 NVIDIA GPU：此处未测量",
+    "compiled.not_measured": "未测量",
+    "compiled.never": "永不",
+    "compiled.advice.cold.missing": "冷缓存：本次运行未测量",
+    "compiled.advice.warm.missing": "热缓存：本次运行未测量",
+    "compiled.advice.cold": (
+        "冷缓存时，{epochs:,} 个轮次用 **{short}**（共 {short_s:.1f} s），"
+        "{long_epochs:,} 个轮次用 **{long}**（{long_s:,.0f} s）"
+    ),
+    "compiled.advice.warm": (
+        "热缓存时，{epochs:,} 个轮次用 **{short}**（共 {short_s:.1f} s），"
+        "{long_epochs:,} 个轮次用 **{long}**（{long_s:,.0f} s）"
+    ),
+    "compiled.advice.joint": "；",
+    "compiled.advice": "算上编译，端到端最快的是：{lines}。",
+    # helpers.profiling
+    "profiling.row.phase": "阶段",
+    "profiling.row.operator": "算子",
+    "profiling.row.kernel": "内核",
+    "profiling.x": "时间（距第一个事件的 µs）",
+    # helpers.recording
+    "recording.measured_on": "测量环境：**{card}**。这里 PyTorch 特意只用 1 个线程。",
+    "recording.one_thread": "单线程",
+    "recording.arithmetic": (
+        "一个轮次是 **{flops:,} 次浮点运算**；这台设备的峰值是 **{peak:,.1f} GFLOP/s**（{where}），"
+        "所以在耗时 **{epoch_us:,.0f} µs** 的一个轮次里，计算只需要 **{arithmetic_us:.2f} µs**。"
+        "算子内部的时间是 **{inside_us:,.0f} µs**（占轮次的 {inside_share:.0%}），"
+        "是计算时间的 {ratio:,.0f}×：作用在小张量上的算子，代价远超它所做的加法和乘法。"
+    ),
+    "recording.runs.same": "每次运行 {epochs} 个轮次（与那位学员相同）。",
+    "recording.runs.other": "每次运行 {epochs} 个轮次（不是那位学员的 {student} 个）。",
+    "recording.fits": (
+        "- **那位学员的四次运行：**{student} 他们运行间的离散是 {student_sd:.2f} s："
+        "{student_says}\n"
+        "- **你的四次运行：**{yours} 你的离散是 {your_sd:.2f} s：{your_says}"
+    ),
+    "recording.round": "第 {i} 轮：{names}",
+    "recording.round.joint": "；",
+    "recording.rounds": "每次运行 {epochs} 个轮次，每一轮都有自己的随机顺序（{rounds}）。",
+    "recording.noise": (
+        "- 每个轮次都记录对比从不记录（每次运行的秒数）：{extremes}\n"
+        "- 课程的对比，每 100 次对比每 2000 次：{lesson}\n"
+        "- 运行间的噪声：四分位距通常是一次运行时间的 **{noise:.1%}**。"
+    ),
+    "recording.price.below": (
+        "**代价：**{price}\n\n**形状：**{shape}\n\n用 `torch.utils.benchmark` 单独计时，"
+        "一次 `.item()` 耗时 {item_us:.2f} µs（中间一半的块在 {low_us:.2f} 至 {high_us:.2f} µs）。"
+        "\n\n在 {epochs} 个轮次下，`a` 大约是 **{a_run:.1f} s**，即每个轮次 {a_us:.0f} µs，"
+        "任何记录频率都去不掉它。第 2 节测得这样的运行为 **{fastest:.2f} 至 {slowest:.2f} s**"
+        "（每个轮次 {fastest_us:.0f} 至 {slowest_us:.0f} µs），所以 `a` 比它们的中位数低 "
+        "{off:.0%}："
+        "机器的速度在相隔几分钟的测量之间会漂移，所以只比较同一次交错运行测得的数"
+        "（第 9 节列出了本课测得的每一个轮次时间）。"
+    ),
+    "recording.price.above": (
+        "**代价：**{price}\n\n**形状：**{shape}\n\n用 `torch.utils.benchmark` 单独计时，"
+        "一次 `.item()` 耗时 {item_us:.2f} µs（中间一半的块在 {low_us:.2f} 至 {high_us:.2f} µs）。"
+        "\n\n在 {epochs} 个轮次下，`a` 大约是 **{a_run:.1f} s**，即每个轮次 {a_us:.0f} µs，"
+        "任何记录频率都去不掉它。第 2 节测得这样的运行为 **{fastest:.2f} 至 {slowest:.2f} s**"
+        "（每个轮次 {fastest_us:.0f} 至 {slowest_us:.0f} µs），所以 `a` 比它们的中位数高 "
+        "{off:.0%}："
+        "机器的速度在相隔几分钟的测量之间会漂移，所以只比较同一次交错运行测得的数"
+        "（第 9 节列出了本课测得的每一个轮次时间）。"
+    ),
+    "recording.floor": (
+        "空循环每个轮次耗时 **{bare_ns:.0f} ns**；底噪，即每个轮次的 `a`，是 **{floor_us:.0f} "
+        "µs**。"
+        "每个轮次分发 **{operators:.0f} 个算子**（其中 {computing:.0f} 个做计算；"
+        "在 GPU 上每个都是一次内核启动）。"
+    ),
+    "recording.profiler": (
+        "在性能分析器下，这些阶段每个轮次耗时 **{phases_us:,.0f} µs**（它们自身的时间，"
+        "不含之间的空隙），是不开分析器时整个轮次 {epoch_us:,.0f} µs 的 {slowdown:.1f}×："
+        "这里要看的是占比，而不是绝对时间。"
+    ),
+    "recording.timeline": (
+        "这 {shown} 个被追踪的轮次，从第一个事件到最后一个，每个耗时 **{traced_us:,.0f} µs**，"
+        "是不开分析器时一个轮次的 {ratio:.1f}×（上面的阶段表：{slowdown:.1f}×，"
+        "只算各阶段自身的时间）。"
+        "做计算的算子占了这条时间线的 **{operators:.0%}**；它们之间的空白就是开销。"
+        "完整的追踪文件在 `{trace}`：用 [Perfetto](https://ui.perfetto.dev) 打开"
+        "（*Open trace file*），可以放大查看每个算子及其调用栈和线程。"
+    ),
+    "recording.timeline.kernels": (
+        "这 {shown} 个被追踪的轮次，从第一个事件到最后一个，每个耗时 **{traced_us:,.0f} µs**，"
+        "是不开分析器时一个轮次的 {ratio:.1f}×（上面的阶段表：{slowdown:.1f}×，"
+        "只算各阶段自身的时间）。"
+        "做计算的算子占了这条时间线的 **{operators:.0%}**；它们之间的空白就是开销。"
+        "GPU 的内核占了其中的 **{kernels:.0%}**。完整的追踪文件在 `{trace}`："
+        "用 [Perfetto](https://ui.perfetto.dev) 打开（*Open trace file*），"
+        "可以放大查看每个算子及其调用栈和线程。"
+    ),
+    "recording.bandwidth": "**{gbs:,.1f} GB/s**（{label}）",
+    "recording.roofline": (
+        "峰值 **{peak:,.1f} GFLOP/s**（一个大矩阵乘法，{threads}）；带宽 {bandwidths}。"
+        "\n\n{workloads}\n\n融合之后，这串运算的速度是 eager 模式的 **{speedup:.1f}×**："
+        "同样的计算，搬运的字节少了 {fewer}×。"
+    ),
+    "recording.same_losses": "所有变体算出的损失都相同（相对误差在 1e-4 以内）。{notes}。",
+    "recording.fastest": (
+        "\n\n- 每个轮次最快的变体是 **{best}**，速度是每 100 个轮次记录一次的课程循环的 "
+        "**{speedup:.1f}×**（{repeats} 轮、每轮 {epochs} 个轮次的中位数）。\n"
+        "- 它每个轮次仍需 **{best_us:.1f} µs**，是计算时间（{arithmetic_us:.2f} µs）的 "
+        "**{ratio:,.0f}×**：剩下的是生成代码在小张量上自身的工作，以及残余的开销。"
+    ),
+    "recording.compile.fast": (
+        "{advice}（快速模式不测量冷编译，热编译的时间取自本进程的第一次调用：新进程要花几十秒。）"
+    ),
+    "recording.epoch_times": (
+        "课程循环的一个轮次，各节测得的结果：从 {low:,.0f} 到 {high:,.0f} µs，相差 {ratio:.2f}×。"
+        "各节相隔几分钟运行，运行长度和记录方式也不同：只在同一次交错比较之内比较数字，"
+        "不要跨节比较。"
+    ),
+    "recording.live": (
+        "{label}，在 {on} 上 {epochs} 个轮次：{seconds:.3f} s（每个轮次 {epoch_us:.0f} µs）"
+    ),
+    "recording.can": "能",
+    "recording.cannot": "不能",
+    "recording.stands": "成立",
+    "recording.bends": "弯曲",
+    "recording.summary.part": "{part}：*{verdict}*",
+    "recording.summary": (
+        "**这次运行在 {device} 上发现了什么。** 那位学员的表格{student}给一次记录定价；"
+        "你的扫描{yours}（{price}），直线{line}。课程的轮次是**{regime}**："
+        "计算占 {arithmetic:.2%}，算子内部的时间占 {inside:.0%}，空的 `for` 循环占底噪的 "
+        "{loop:.2g}%。每个轮次最快的改法 {best}，速度是每 100 个轮次记录一次的课程循环的 "
+        "**{speedup:.1f}×**。{advice} 逐项的结论：{verdicts}。"
+    ),
+    # 第 5 天自己的图
+    "day05.column.median_s": "中位数（s）",
+    "day05.column.q1_s": "第一四分位数（s）",
+    "day05.column.q3_s": "第三四分位数（s）",
+    "day05.column.spread_s": "离散：四分位距（s）",
+    "day05.plot.recordings": "每次运行的记录次数",
+    "day05.plot.remaining": "剩余时长（s）",
+    "day05.plot.fits_title": "剩余时长与记录次数，以及拟合的直线",
+    "day05.plot.student": "学员（GPU）",
+    "day05.plot.you": "你（{device}）",
+    "day05.plot.median": "中位数，误差线：四分位距",
+    "day05.plot.recordings_never": "每次运行的记录次数（对数坐标；0 = 从不）",
+    "day05.plot.run_time": "运行时间（s）",
+    "day05.plot.sweep_title": "在 {device} 上 {epochs} 个轮次",
+    "day05.plot.runs_minus_line": "各次运行减去直线",
+    "day05.plot.parabola": "抛物线减去直线",
+    "day05.plot.recordings_log": "每次运行的记录次数（对数坐标）",
+    "day05.plot.residual": "残差（ms）",
+    "day05.plot.residuals": "残差",
+    "day05.plot.medians": "第 3 节的中位数（{device}）",
+    "day05.plot.your_runs": "你的运行（换算到相同轮次）",
+    "day05.plot.seconds_per": "每 {epochs} 个轮次的秒数",
+    "day05.plot.timeline": "课程循环在 {device} 上的 {epochs} 个轮次",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
     "receipts.label.yours": "{machine}，{day}（你的收据）",
     "receipts.label.reference": "{machine}，{day}（课程的参考收据，不是你的）",
@@ -96,6 +936,130 @@ MESSAGES = {
         "**{method}** 在本机：拟合得 {here}；收据中的 GPU 达到 {there}，是它的 {ratio:,.0f}×。"
     ),
     # day 8: distributed, ranks, ddp_train and the day's conclusions
+    # helpers.scaling 与 helpers.links
+    "scaling.communication.bound": "**通信受限**：进程越多，每一步反而越慢",
+    "scaling.communication.large": (
+        "通信占了很大一部分：更少、更大的 all-reduce（更大的批量）才划算"
+    ),
+    "scaling.communication.compute": "**计算受限**：与计算相比，all-reduce 的代价很小",
+    "scaling.overlap.none": (
+        "这一步等待的时间比单独做一次全部梯度的 all-reduce（{allreduce_ms:.2f} ms）还长："
+        "重叠什么也没有藏住，多出的 {other_ms:.2f} ms 不是 all-reduce 本身，"
+        "而是 DDP 在它周围的工作，或者进程之间拖慢了彼此的计算。"
+    ),
+    "scaling.overlap.hidden": "把 all-reduce 与反向传播重叠，藏住了它的 {hidden:.0%}。",
+    "scaling.communication": (
+        "{name}模型：通信占每一步的 {share:.0%}（{step_ms:.2f} ms 中的 {exposed_ms:.2f} ms）；"
+        "{kind}。{overlap}"
+    ),
+    "scaling.lost.unknown": "损失来自通信，或者进程之间拖慢了彼此的计算",
+    "scaling.lost.shared": "损失来自通信和共享的核心（计算：单独时的 {contention:.2f}×）",
+    "scaling.lost.communication": (
+        "损失来自通信（与其他进程并行时的计算：单独时的 {contention:.2f}×）"
+    ),
+    "scaling.head.strong": (
+        "强扩展，{processes} 个进程：吞吐量是单进程的 {speedup:.2f}×（效率 {efficiency:.0%}）"
+    ),
+    "scaling.head.weak": (
+        "弱扩展，{processes} 个进程：吞吐量是单进程的 {speedup:.2f}×（效率 {efficiency:.0%}）"
+    ),
+    "scaling.verdict.slower": "{head}：**比单进程还慢**：损失的比分摊工作省下的还多；{lost}。",
+    "scaling.verdict.above_ideal": (
+        "{head}：**超过了理想值**，N 个进程的吞吐量超过单进程的 N 倍：单进程的那次运行被拖慢了"
+        "（噪声，或者数据能装进 N 个进程的缓存却装不进一个进程的）；请重复测量后再解读。"
+    ),
+    "scaling.verdict.perfect": "{head}：**近乎完美**的扩展。",
+    "scaling.verdict.lossy": "{head}：**有用但有损失**；{lost}。",
+    "scaling.verdict.poor": (
+        "{head}：**很差**，不到理想值的 60%；把一步拆分成计算和通信，就能看出损失中有多少是 "
+        "all-reduce。"
+    ),
+    "scaling.difference": "{a} 减 {b}，每一步：{value}：{zero}",
+    "scaling.difference.none": "{said}；看不出差别。",
+    "scaling.difference.slower": "{said}，所以 {slower} 更慢。",
+    "scaling.contention": (
+        "即使没有通信，与其他进程并行时计算 {rows} 行每步需要 {beside_ms:.1f} ms，"
+        "单独计算则需要 {alone_ms:.1f} ms"
+    ),
+    "scaling.contention.shared": "{head}：耗时为 {ratio:.2f}×：这些进程共享核心、内存和缓存。",
+    "scaling.contention.faster": (
+        "{head}：耗时为 {ratio:.2f}×，与其他进程并行时反而比单独更快，这无法用共享来解释："
+        "两次测量中有一次受到了干扰，所以这个比较说明不了争用。"
+    ),
+    "scaling.contention.same": (
+        "{head}：大致相同（{ratio:.2f}×），所以进程之间几乎没有拖慢彼此的计算；"
+        "多一个进程损失的部分都花在了通信上。"
+    ),
+    "links.latency": (
+        "延迟 **{value:,.1f} µs**（95% 区间 {low} 至 {high} µs；最小的消息 {size:,.0f} {unit}，"
+        "耗时 {took_us:,.1f} µs）"
+    ),
+    "links.rough": "但这些点离曲线很远（通常为其时间的 {error:.0%}）：两个数都只能当作数量级来读",
+    "links.close": "曲线与各点时间的偏差通常在 {error:.0%} 以内",
+    "links.no_bandwidth": "{head}；这里时间不随大小增长：从中读不出带宽；{miss}",
+    "links.bandwidth": (
+        "{head}，带宽 **{value:.2f} GB/s**（95% 区间 {low} 至 {high} GB/s，按{unit}计）；{miss}"
+    ),
+    # helpers.cluster
+    "cluster.measured_on": (
+        "测量环境：**{card}**。{why} 本课用后端 **{backend}** 运行 **{n} 个进程**。"
+    ),
+    "cluster.collective": (
+        "每个进程都打印了自己的一行。每个 rank 用 `dist.all_reduce` 加上 `rank + 1`，"
+        "得到的都是 **{total:g}**，处处相同：这就是集合通信。"
+    ),
+    "cluster.sampler.changes": (
+        "{rows} 行分给 {n} 个 rank：每个 rank 得到 {per_rank} 行；每个轮次有 {twice} 行被分发两次"
+        "（补齐），{rows} 行中有 {distinct} 行至少分到一次。打乱后的顺序随轮次变化。"
+    ),
+    "cluster.sampler.same": (
+        "{rows} 行分给 {n} 个 rank：每个 rank 得到 {per_rank} 行；每个轮次有 {twice} 行被分发两次"
+        "（补齐），{rows} 行中有 {distinct} 行至少分到一次。打乱后的顺序**不**随轮次变化。"
+    ),
+    "cluster.ring_bytes": (
+        "4 个 rank 各自发送了张量的 {share:.2f}×：这些字节经由 `dist.isend` 发送，"
+        "由 `helpers.distributed.count_sends` 计数，而不是按公式算出来的。"
+    ),
+    "cluster.buckets": "- 宽网络（{mb:.1f} MB 梯度）：{buckets}\n- 小网络：{item}",
+    "cluster.accepted": "脚本接受了它：部分 `{parts}`，结果存放在 `{out}`。",
+    "cluster.failure_plan": (
+        "两次运行都从第 {start} 步跑到第 {end} 步。rank 1 在第 **{fail_at}** 步被终止；"
+        "rank 0 每 **{every}** 步写一次检查点。"
+    ),
+    "cluster.restarts": (
+        "`torchrun` 启动了工作进程 {attempts} 次；最后一次从第 {resumed} 步恢复。{verdict}"
+    ),
+    "cluster.failure_price": (
+        "故障的代价：{twice} 步被计算了两次，外加一次重启（两者并排运行，被终止的那次耗时 "
+        "{killed_s:.0f} s，未受干扰的那次 {calm_s:.0f} s）。"
+    ),
+    "cluster.memory": (
+        "{billions:g} 十亿参数分布在 {gpus} 块 GPU 上（{recipe}），不含激活值。"
+        "能装进 80 GB（H100 的标称显存）的：{fits}。"
+    ),
+    "cluster.memory.none": (
+        "{billions:g} 十亿参数分布在 {gpus} 块 GPU 上（{recipe}），不含激活值。"
+        "能装进 80 GB（H100 的标称显存）的：一个也没有。"
+    ),
+    "cluster.fsdp": (
+        "在 {gpus} 块 GPU 上运行 FSDP：每块持有宽网络 {params:,} 个权重中的 **{local:,}** 个"
+        "（{share:.0%}）；每个 rank 的峰值显存："
+    ),
+    "cluster.fsdp.not_run": (
+        "**这里没有运行：这个单元只在 NVIDIA GPU 上运行 FSDP。** FSDP 用 all-gather 和 "
+        "reduce-scatter 分片；课程在 NCCL 上运行它，那是它的设计环境，而每块 GPU "
+        "的显存正是本节的主题。"
+        "在有 GPU 的机器上，它会分片训练宽网络，并显示每块 GPU 持有的权重份额。"
+    ),
+    # 第 8 天自己的图
+    "day08.column.compute": "只计算",
+    "day08.column.ddp": "DDP 一步",
+    "day08.column.allreduce": "单独的全归约",
+    "day08.column.exposed": "等待通信",
+    "day08.column.hidden": "被重叠藏住",
+    "day08.plot.tensor_bytes": "张量大小（字节）",
+    "day08.plot.allreduce_us": "每次全归约的时间（µs）",
+    "day08.plot.ring_title": "{n} 个进程上的全归约（{backend}），以及拟合的曲线",
 }
 
 WORDS = {
@@ -107,4 +1071,55 @@ WORDS = {
     "medians": "个中位数",
     "rows": "行",
     "threads": "个线程",
+    "callables": "个可调用对象",
+    "times": "倍",
+    "times faster": "倍",
+    "times slower": "倍",
+    "times less": "倍",
+    "times longer": "倍",
+    "hours": "小时",
+    # the names code passes to the verdicts of helpers.stats
+    "every 1": "每个轮次都记录",
+    "never": "从不记录",
+    "every 100": "每 100 个轮次记录一次",
+    "every 2000": "每 2000 个轮次记录一次",
+    "learning rate 0.1": "学习率 0.1",
+    "learning rate 0.01": "学习率 0.01",
+    "one recording": "每次记录",
+    "one-hot": "独热编码",
+    "codes": "整数编码",
+    "leaky": "有泄露的做法",
+    "honest": "诚实的做法",
+    "this choice": "这个选择",
+    "the default": "默认值",
+    # the readings the live view sums up (helpers.live)
+    "process memory": "进程内存",
+    "mps allocated": "MPS 已分配显存",
+    # the limits and memory levels of helpers.roofline
+    "compute-bound": "计算受限",
+    "bandwidth-bound": "带宽受限",
+    "overhead-bound": "开销受限",
+    "cache": "缓存",
+    "memory": "内存",
+    # the names day 8 passes to helpers.scaling and helpers.links
+    "small": "小",
+    "wide": "宽",
+    "1 MB buckets": "1 MB 的桶",
+    "one bucket": "一个桶",
+    "a step with .item()": "带 .item() 的一步",
+    "a step without": "不带它的一步",
+    "bytes each rank sends": "字节（每个进程发送）",
+    # how a rate moves with a code (helpers.preprocessing.rate_trend)
+    "rises": "上升",
+    "falls": "下降",
+    "goes up and down": "忽高忽低",
+    # what the codes of day 4's categorical columns mean (helpers.preprocessing.CODES)
+    "1 typical angina, 2 atypical angina, 3 non-anginal pain, 4 no symptoms": (
+        "1 典型心绞痛，2 非典型心绞痛，3 非心绞痛性胸痛，4 无症状"
+    ),
+    "0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy": (
+        "0 正常，1 ST-T 波异常，2 左心室肥厚"
+    ),
+    "1 up, 2 flat, 3 down": "1 上斜，2 平坦，3 下斜",
+    "3 normal, 6 fixed defect, 7 reversible defect": "3 正常，6 固定缺损，7 可逆缺损",
 }

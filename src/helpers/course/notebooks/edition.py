@@ -28,7 +28,7 @@ LOCALES = {"zh": "zh-CN"}
 NOTES = {
     "zh": (
         "> **中文版**：本页由英文版生成，代码单元与英文版逐字相同，数字都来自你自己的运行。"
-        "部分由代码打印的结论、表头和图中文字暂时仍是英文。"
+        "代码打印的结论也是中文；图中文字在装有中文字体时是中文；部分表头和少数演示性输出仍是英文。"
     )
 }
 """A line added to each notebook's first cell, saying how the edition is made."""

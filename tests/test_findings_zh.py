@@ -1,0 +1,143 @@
+"""The lesson modules' findings speak the course's language: each verdict, asked in Chinese, is
+Chinese, and carries the same numbers, formatted the same way, as its English form."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from helpers import (
+    claims,
+    compiled,
+    copies,
+    crossover,
+    device_notes,
+    gpu,
+    links,
+    live,
+    many_models,
+    memory,
+    preprocessing,
+    roofline,
+    scaling,
+    stats,
+    takeoff,
+    topology,
+    utilisation,
+)
+from helpers.messages import text
+
+CJK = re.compile("[\u4e00-\u9fff]")
+NUMBER = re.compile(r"[+-]?\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def _copies_table():
+    table = pd.DataFrame(
+        {
+            "variant": ["v"] * 4,
+            "bytes": [1024, 65536, 1048576, 16777216],
+            "median_s": [5e-6, 2.0e-5, 2.9e-4, 9.0e-3],
+        }
+    )
+    table["GB/s"] = table["bytes"] / table["median_s"] / 1e9
+    return table
+
+
+WORK = roofline.Workload("the lesson's epoch", flops=2e3, bytes=4e4, seconds=1.5e-4)
+ROOF = roofline.Roof(5e10, 2e10, label="memory: copying 64 MiB, 1 thread")
+FIT = links.fit_alpha_beta(
+    [32, 1e3, 1e4, 1e5, 1e6, 1e7], [5e-5 + s / 1e9 for s in [32, 1e3, 1e4, 1e5, 1e6, 1e7]]
+)
+LINE = stats.check_line([0, 10, 20, 30, 40, 50], [2.0, 2.11, 2.19, 2.31, 2.4, 2.52])
+
+SAME = [0.9, 0.91, 0.92], [0.8, 0.82, 0.81]
+HABIT, FIX = [30e-3, 29e-3, 31e-3], [5e-4, 5.1e-4, 5e-4]
+LESSON, BATCHED = [1.31, 1.25, 1.40], [0.105, 0.098, 0.110]
+
+FINDINGS = {
+    "stats.difference": lambda: stats.paired_difference(*SAME).verdict("one-hot", "codes"),
+    "stats.rows": lambda: stats.same_rows_verdict([1] * 12 + [0] * 3, [0] * 12 + [1] * 3, "a", "b"),
+    "stats.fit": lambda: stats.fit_affine([0, 10, 20, 30], [5.0, 5.1, 5.25, 5.3]).verdict(),
+    "stats.line": lambda: LINE.verdict(),
+    "device_notes": lambda: device_notes.mismatch_note("cpu") + device_notes.readback_note("cuda"),
+    "device_notes.moved": lambda: device_notes.parameter_move_note(False, "meta"),
+    "preprocessing": lambda: preprocessing.code_note("thal", "rises"),
+    "copies": lambda: " ".join(copies.variant_findings(_copies_table())),
+    "copies.allocation": lambda: copies.allocation_note("cpu", "Linux"),
+    "memory": lambda: memory.accumulation_verdict(410e6, 120e6, 4, "cuda"),
+    "many_models": lambda: many_models.batching_verdict(64, LESSON, BATCHED),
+    "many_models.sharing": lambda: many_models.sharing_verdict(1, 64, 0.010, 0.022),
+    "utilisation.cost": lambda: utilisation.cost_verdict("a Python loop", HABIT, FIX),
+    "utilisation.busy": lambda: utilisation.busy_verdict("the loop", 0.9, 0.002, "kernel"),
+    "takeoff": lambda: takeoff.curve_shape("tiny", [100, 1000, 10000], [1e-3, 1.1e-3, 5e-3]),
+    "crossover": lambda: crossover.judge_lesson_range(2300, 1e6, "GPU"),
+    "crossover.bound": lambda: crossover.judge_lesson_bound(2300, 1e6, 6.7e-4),
+    "roofline": lambda: roofline.explain(WORK, ROOF),
+    "claims.single": lambda: claims.single_runs_say(claims.student_fit()),
+    "claims.sync": lambda: claims.judge_sync(LINE, "cpu").line(),
+    "claims.compute": lambda: claims.judge_compute_claim(2e3, 5e10, 2e-5).line(),
+    "compiled": lambda: compiled.advice(
+        pd.DataFrame(
+            {"µs per epoch": [150.0, 30.0], "compile, cold cache (s)": [0.0, 30.0],
+             "compile, warm cache (s)": [0.0, 3.0]},
+            index=["eager", "compiled"],
+        ),
+        20000,
+        1_000_000,
+    ),  # fmt: skip
+    "scaling": lambda: scaling.scaling_verdict(scaling.scaling("weak", 2, 0.1, 0.25, 256)),
+    "scaling.contention": lambda: scaling.contention_verdict(128, 0.050, 0.030),
+    "scaling.communication": lambda: scaling.communication_verdict(
+        "wide", scaling.communication_split(0.010, 0.011, 0.004)
+    ),
+    "links": lambda: links.link_fit_text(FIT),
+    "topology": lambda: topology.smt_sentence({2: 8, 1: 8}),
+    "gpu": lambda: gpu.gpu_tier("NVIDIA GeForce RTX 4090", 24)[1],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", FINDINGS)
+def test_each_finding_is_chinese_with_the_english_numbers(name, monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "en")
+    english = FINDINGS[name]()
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    chinese = FINDINGS[name]()
+    assert CJK.search(chinese) and not CJK.search(english.replace("底噪", "")), chinese
+    assert sorted(NUMBER.findall(chinese)) == sorted(NUMBER.findall(english)), (english, chinese)
+
+
+def test_tables_and_labels_follow_the_language(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    line = claims.judge_sync(LINE, "cpu")
+    table = claims.verdict_table([line])
+    assert table.index.name == "论断" and list(table.columns) == ["你的数据"]
+    assert table.iloc[0, 0] == "在 CPU 上无法检验"
+    assert live.Sampler.source.fget(type("S", (), {"lib": None, "mps": False})()) == (
+        text("live.source.cpu", lang="zh")
+    )
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert claims.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"
+
+
+@pytest.mark.parametrize(
+    ("font", "x_label"), [("Noto Sans CJK SC", "算术强度"), (None, "arithmetic")]
+)
+def test_plot_labels_are_chinese_only_where_a_font_can_draw_them(font, x_label, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from helpers import fonts, messages
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    monkeypatch.setattr(fonts, "cjk_font", lambda installed=None: font)
+    monkeypatch.setattr(fonts, "use_cjk_font", lambda installed=None: font)
+    messages._plots_draw_chinese.cache_clear()
+    try:
+        ax = roofline.draw(ROOF, [WORK])
+        assert ax.get_xlabel().startswith(x_label)
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert any(("开销受限" if font else "overhead-bound") in t for t in legend), legend
+    finally:
+        messages._plots_draw_chinese.cache_clear()
