@@ -11,6 +11,7 @@ import re
 import nbformat
 import pytest
 
+from helpers import beside, receipts
 from helpers.course import paths
 from helpers.course.grading import sandbox
 from helpers.course.homework.markers import parse
@@ -22,6 +23,7 @@ ROOT = paths.ROOT
 # Lessons that start processes (DataLoader workers, torchrun's ranks): here they run with spawn,
 # as on macOS and Windows, and under a Chinese Windows' default encoding, since their processes
 # write and read files; make course runs them with this system's default (fork on Linux).
+RECEIPT = ROOT / "tests" / "fixtures" / "receipts" / "two_gpus" / "a100x2.json"  # not measured
 STARTS_PROCESSES = {"day02_devices.ipynb", "day07_gpu_utilization.ipynb", "day08_distributed.ipynb"}
 NOTEBOOKS = paths.lessons() + ([] if sandbox.available()[0] else paths.masters())
 
@@ -34,13 +36,27 @@ def test_the_course_has_notebooks():
 @pytest.mark.timeout(600)  # the whole notebook; each cell has its own 180 s limit
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
 def test_notebook_runs_cleanly_in_fast_mode(path):
+    """Every lesson, with a fixture receipt of two GPUs in COURSE_RECEIPTS: the lessons that read
+    receipts show its figures beside this machine's (``make course`` runs them without one)."""
     # One thread per kernel: two kernels side by side on two cores would otherwise oversubscribe.
-    env = {"OMP_NUM_THREADS": "1"}
+    env = {"OMP_NUM_THREADS": "1", "COURSE_RECEIPTS": str(RECEIPT.parent)}
     if path.name in STARTS_PROCESSES:  # as macOS and Windows run it (make course forks)
         env |= {"COURSE_START_METHOD": "spawn", **chinese_windows()}
     run = execute(path, fast=True, cell_timeout=180, env=env)
     assert run.error is None, f"with {env}: {run.error}"
     assert problems(run.notebook) == []
+    code = "".join(c.source for c in run.notebook.cells if c.cell_type == "code")
+    if "beside." in code or "receipt_claims." in code:
+        assert f"**{beside.label(receipts.load(RECEIPT))}**" in _shown(run.notebook)
+
+
+def _shown(nb) -> str:
+    """What a notebook's cells printed and displayed, as text and Markdown."""
+    return "\n".join(
+        str(output.get("data", {}).get("text/markdown", "")) + str(output.get("text", ""))
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+    )
 
 
 MASTERS = paths.masters()
@@ -69,26 +85,3 @@ def test_student_version_opens_and_its_other_cells_run(master):
     for cell in checks:
         printed = "".join(o.get("text", "") for o in cell.outputs)
         assert re.search(r": 0 of \d+ checks passed", printed), printed
-
-
-RECEIPTS = ROOT / "tests" / "fixtures" / "receipts" / "one_gpu"
-
-
-@pytest.mark.notebook
-@pytest.mark.timeout(600)
-def test_day06_shows_a_receipts_gpu_beside_this_machine():
-    """Day 6 with a fixture receipt in COURSE_RECEIPTS (an H100's, not a measurement): its curve is
-    drawn and crossed with this CPU's, labelled with its machine and date. Days 1, 2, 5, 7 and 8
-    show theirs through helpers.beside and helpers.receipt_claims (tests/test_beside.py)."""
-    env = {"OMP_NUM_THREADS": "1", "COURSE_RECEIPTS": str(RECEIPTS)}
-    run = execute(paths.NOTEBOOKS / "day06_gpu_takeoff.ipynb", fast=True, cell_timeout=180, env=env)
-    assert run.error is None, run.error
-    shown = "\n".join(
-        str(output.get("data", {}).get("text/markdown", "")) + str(output.get("text", ""))
-        for cell in run.notebook.cells
-        for output in cell.get("outputs", [])
-    )
-    machine = "NVIDIA H100 80GB HBM3, 2026-11-28 (your receipt)"
-    assert f"Beside this machine: **{machine}**, from `h100.json`" in shown
-    assert f"The GPU side of the comparison: **the reference {machine}" in shown
-    assert f"Against the reference {machine} (not measured here), the GPU" in shown  # crossed
