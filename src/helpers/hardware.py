@@ -42,6 +42,7 @@ from helpers.gpu import (
     GENERATIONS,
     WORKSTATION,
     architecture,
+    found_note,
     gpu_info,
     gpu_tier,
     memory_note,
@@ -60,8 +61,9 @@ from helpers.topology import (
 __all__ = [
     "ARM_PARTS", "ARM_VECTOR", "CONSUMER", "DATA_CENTRE", "GENERATIONS", "INTEL_MODELS",
     "WORKSTATION", "X86_VECTOR", "amd_generation", "architecture", "binary_size", "blas_library",
-    "cache_sizes", "card", "card_line", "cpu_info", "cpu_list", "cpu_name", "gpu_info", "gpu_tier",
-    "memory_note", "microarchitecture", "mps_info", "parse_cpuinfo", "report", "smt_sentence",
+    "cache_sizes", "card", "card_line", "cpu_info", "cpu_list", "cpu_name", "found_note",
+    "gpu_info", "gpu_tier", "memory_note", "microarchitecture", "mps_info", "parse_cpuinfo",
+    "report", "smt_sentence",
     "threads_from_sysfs", "threads_per_core", "torch_build", "torch_info", "usable_cpus",
     "vector_extensions",
 ]  # fmt: skip
