@@ -3,8 +3,9 @@ driven by Playwright, a lesson presented as slides with jupyterlab-slideshow.
 
 One run of day 1, as an instructor gives it:
 
-1. open the lesson (the real one in ``notebooks/``); the file browser shows every lesson's name
-   in full, and the instructor guide names the slide commands as the extension does; start the
+1. open the lesson, in a checkout of this commit beside the repository (a ``git worktree``:
+   JupyterLab saves the lesson with outputs, and no other test should read it meanwhile); the
+   file browser shows every lesson's name in full, and the instructor guide names the slide commands as the extension does; start the
    slides and run every cell: none fails;
 2. go forward slide by slide to the knob; it is a control (a slider and a *run* button), not
    text; change the slider, press *run*: the output shows the new setting (screenshots before and
@@ -14,8 +15,7 @@ One run of day 1, as an instructor gives it:
 5. stop JupyterLab: ``git status`` lists nothing that it did not before (clean in a fresh clone),
    and the repository's rules (tests/test_project.py) pass with the saved lesson in place.
 
-The lesson's own file is restored at the end, unless someone else changed it while the test ran:
-then it is left as it is and the copy from before is kept in ``build/browser-test/``. It needs a
+The checkout is removed at the end. It needs a
 Chromium (Debian's ``chromium`` package; ``.ci/run`` installs it) or any Chrome named by
 COURSE_BROWSER; Playwright's own browser download is not used. Run it alone with
 ``python -m pytest -m browser``.
@@ -38,7 +38,7 @@ import pytest
 from helpers.course import paths
 from helpers.course.setup import git
 
-LESSON = paths.NOTEBOOKS / "day01_hardware.ipynb"  # a knob with a live view; quick in fast mode
+LESSON = Path("notebooks") / "day01_hardware.ipynb"  # a knob with a live view; quick in fast mode
 RULES = "tests/test_project.py"  # the repository's rules
 ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -127,10 +127,10 @@ def git_env() -> dict[str, str]:
     return env
 
 
-def git_status(env) -> str:
+def git_status(env, root: Path) -> str:
     result = subprocess.run(
         ["git", "status", "--porcelain"],
-        cwd=paths.ROOT,
+        cwd=root,
         env=env,
         capture_output=True,
         text=True,
@@ -204,10 +204,10 @@ def use_knob_on_a_slide(page, title: str, shots: Path | None, name: str) -> None
     page.screenshot(path=str(shots / f"{name}_after.png"))
 
 
-def present_in_browser(browser_path: str, folder: Path, shots: Path, env) -> None:
+def present_in_browser(browser_path: str, folder: Path, shots: Path, env, root: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    title = knob_title(LESSON)
+    title = knob_title(root / LESSON)
     port, token = free_port(), "browser-test"
     server = start_lab(folder, port, token, env)
     try:
@@ -216,14 +216,14 @@ def present_in_browser(browser_path: str, folder: Path, shots: Path, env) -> Non
             try:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
                 page.on("dialog", lambda dialog: dialog.accept())  # "leave the page?" on reload
-                lesson = LESSON.relative_to(paths.ROOT).as_posix()
+                lesson = LESSON.as_posix()
                 page.goto(f"http://127.0.0.1:{port}/lab/tree/{lesson}?token={token}")
                 page.wait_for_function(KERNEL_IDLE, timeout=120_000)
                 assert page.evaluate(CUT_NAMES) == [], "file names cut off in the file browser"
                 labels = page.evaluate(
                     "ids => ids.map(id => window.jupyterapp.commands.label(id))", GUIDE_COMMANDS
                 )
-                guide = paths.GUIDE.read_text(encoding="utf-8")
+                guide = (root / paths.GUIDE.relative_to(paths.ROOT)).read_text(encoding="utf-8")
                 assert all(label and f"**{label}**" in guide for label in labels), labels
 
                 page.evaluate("window.jupyterapp.commands.execute('deck:start')")
@@ -253,40 +253,30 @@ def test_a_knob_answers_on_a_slide_and_the_repository_stays_clean(tmp_path):
     browser_path, env = chromium(), git_env()
     shots = paths.BROWSER_TEST
     shots.mkdir(parents=True, exist_ok=True)
-    status = git_status(env)
-    original = LESSON.read_bytes()
-    written = None  # the lesson as the browser saved it
+    root = tmp_path / "course"
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", str(root), "HEAD"],
+        cwd=paths.ROOT, env=env, check=True, capture_output=True,
+    )  # fmt: skip
+    env = {**env, "COURSE_ROOT": str(root)}
+    status = git_status(env, root)
     start = time.perf_counter()
     try:
-        present_in_browser(browser_path, tmp_path, shots, env)
-        written = LESSON.read_bytes()
-        saved = nbformat.read(LESSON, as_version=4)
+        present_in_browser(browser_path, tmp_path, shots, env, root)
+        saved = nbformat.read(root / LESSON, as_version=4)
         assert any(c.get("outputs") for c in saved.cells), "the saved lesson should hold outputs"
-        listed = set(git_status(env).splitlines()) - set(status.splitlines())
+        listed = set(git_status(env, root).splitlines()) - set(status.splitlines())
         assert listed == set(), f"git status lists what the run changed: {listed}"
         rules = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", RULES],
-            cwd=paths.ROOT, env=env, capture_output=True, text=True, timeout=300, encoding="utf-8",
+            cwd=root, env=env, capture_output=True, text=True, timeout=300, encoding="utf-8",
         )  # fmt: skip
         assert rules.returncode == 0, rules.stdout[-3000:] + rules.stderr[-2000:]
     finally:
-        now = LESSON.read_bytes()
-        if written is not None and now not in (original, written):  # edited during the test
-            kept = shots / f"{LESSON.name}.before-test"
-            kept.write_bytes(original)
-            pytest.fail(
-                f"{LESSON.name} changed while the test ran; it is left as it is now, "
-                f"and the copy from before the test is in {kept}"
-            )
-        if now != original:
-            copy = LESSON.with_name(f".{LESSON.name}.restore")
-            copy.write_bytes(original)
-            os.replace(copy, LESSON)
-            subprocess.run(
-                [sys.executable, "-c", "import sys, pathlib; from helpers.course import git; "
-                 "git.refresh(pathlib.Path(sys.argv[1]))", str(LESSON)],
-                cwd=paths.ROOT, env=env, check=False,
-            )  # fmt: skip
+        subprocess.run(
+            ["git", "worktree", "remove", "--force", str(root)],
+            cwd=paths.ROOT, env=env, check=False, capture_output=True,
+        )  # fmt: skip
     print(f"browser run: {time.perf_counter() - start:.1f} s")
     for name in ("knob_on_slide_before", "knob_on_slide_after", "knob_on_slide_after_reload_after"):
         assert (shots / f"{name}.png").stat().st_size > 10_000
