@@ -124,7 +124,7 @@ def test_day05_prices_the_sync_and_the_floor_on_the_gpu(tmp_path):
     assert found.table.iloc[:, 1].tolist()[:2] == ["17.0 µs", "50.0 µs"]
     assert found.table.iloc[:, 0].tolist()[:3] == ["not measured", "1.1 µs", "not measured"]
     assert "here *supported (second half only)*; on NVIDIA H100" in found.text
-    assert "*supported*" in found.text and "median" in found.text
+    assert "*supported*" in found.text and "at least 14.40×" in found.text  # the quartile
 
 
 def test_day05_judges_the_third_part_with_each_outcome():
@@ -151,8 +151,11 @@ def test_day05_without_losses_kept_on_the_device_and_with_a_quartile(tmp_path):
     shelf = receipts.Shelf([m2], [])
     found = receipt_claims.beside(HERE, CPU_VERDICT, "cpu", shelf)
     assert "at least 2.50×" in found.text and "median" not in found.text
+    del payload["day05"]["variants"]["hand-written step"]["speedup_q1"]  # a median alone
+    assert receipt_claims.day05_judgement(m2) is None
+    assert "not the lower quartile" in receipt_claims.beside(HERE, CPU_VERDICT, "cpu", shelf).text
     payload["day07"] = {}
-    assert "not judged" in receipt_claims.beside(HERE, CPU_VERDICT, "cpu", shelf).text
+    assert "no busy share" in receipt_claims.beside(HERE, CPU_VERDICT, "cpu", shelf).text
 
 
 def test_day05_without_a_receipt(tmp_path):

@@ -1020,9 +1020,9 @@ MESSAGES = {
         "**The third part (asynchronous submission):** here *{here}*; on {label} *{there}*. "
         "{evidence}"
     ),
-    "receipts.day05.median": (
-        "(The receipt keeps each variant's median speed-up, not the lower quartile of its rounds: "
-        "the verdict above used the median.)"
+    "receipts.day05.no_quartile": (
+        "This receipt keeps each variant's median speed-up but not the lower quartile of its "
+        "rounds, so the third part is not judged on it (`python -m helpers receipt` keeps both)."
     ),
     "receipts.day06.none": (
         "No GPU curve to draw beside this machine's: no receipt of a GPU here. On a rented GPU "

@@ -914,8 +914,9 @@ MESSAGES = {
     "receipts.day05.verdict": (
         "**第三部分（异步提交）：** 本机 *{here}*；在 {label} 上 *{there}*。{evidence}"
     ),
-    "receipts.day05.median": (
-        "（收据记录的是每个变体加速比的中位数，而不是各轮的下四分位数：上面的判断用的是中位数。）"
+    "receipts.day05.no_quartile": (
+        "这张收据只记录了每个变体加速比的中位数，没有各轮的下四分位数，所以不在它上面判断第三部分"
+        "（`python -m helpers receipt` 写出的收据两者都有）。"
     ),
     "receipts.day06.none": (
         "没有可以与本机曲线并列的 GPU 曲线：这里没有 GPU 的收据。在租用的 GPU 上运行 "
