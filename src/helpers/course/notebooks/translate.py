@@ -104,7 +104,7 @@ def relative(source: Path) -> Path:
 
 
 LEARNER_GUIDE = ("homework-release-collect-grade",)
-"""The instructor guide's sections a learner needs, by anchor: they go into the translated README."""
+"""The instructor guide's sections a learner needs, by anchor: the translated README holds them."""
 
 
 def texts() -> list[Path]:
