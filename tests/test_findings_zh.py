@@ -14,6 +14,7 @@ from helpers import (
     copies,
     crossover,
     device_notes,
+    distributed,
     gpu,
     links,
     live,
@@ -63,6 +64,15 @@ FINDINGS = {
     "stats.line": lambda: LINE.verdict(),
     "device_notes": lambda: device_notes.mismatch_note("cpu") + device_notes.readback_note("cuda"),
     "device_notes.moved": lambda: device_notes.parameter_move_note(False, "meta"),
+    "distributed.identical": lambda: distributed.same_weights_verdict(
+        0.0, 1e-6, "the run that lost a worker and the undisturbed one"
+    ),
+    "distributed.same": lambda: distributed.same_weights_verdict(
+        2e-7, 1e-4, "the ring and all_reduce", "sums"
+    ),
+    "distributed.different": lambda: distributed.same_weights_verdict(
+        3e-3, 1e-5, "the 8 stacked copies and the 8 trained alone"
+    ),
     "preprocessing": lambda: preprocessing.code_note("thal", "rises"),
     "copies": lambda: " ".join(copies.variant_findings(_copies_table())),
     "copies.allocation": lambda: copies.allocation_note("cpu", "Linux"),
