@@ -16,6 +16,7 @@ from helpers import (
     device_notes,
     distributed,
     gpu,
+    hardware,
     links,
     live,
     many_models,
@@ -30,6 +31,8 @@ from helpers import (
 )
 from helpers.messages import text
 
+CARD = {"cpu": "AMD EPYC 7763", "cpu_usable": 8, "device": "cpu", "torch": "2.5.1",
+        "torch_build": "CPU", "torch_threads": 8, "python": "3.11.9"}  # fmt: skip
 CJK = re.compile("[\u4e00-\u9fff]")
 NUMBER = re.compile(r"[+-]?\d+(?:,\d{3})*(?:\.\d+)?")
 
@@ -64,6 +67,8 @@ FINDINGS = {
     "stats.line": lambda: LINE.verdict(),
     "device_notes": lambda: device_notes.mismatch_note("cpu") + device_notes.readback_note("cuda"),
     "device_notes.moved": lambda: device_notes.parameter_move_note(False, "meta"),
+    "hardware.card_line": lambda: hardware.card_line(CARD),
+    "hardware.card_line_one_thread": lambda: hardware.card_line(CARD | {"torch_threads": 1}),
     "distributed.identical": lambda: distributed.same_weights_verdict(
         0.0, 1e-6, "the run that lost a worker and the undisturbed one"
     ),

@@ -1236,4 +1236,12 @@ MESSAGES = {
     "day08.column.accumulation": "accumulation",
     "day08.column.effective_batch": "effective batch",
     "day08.column.lr": "learning rate (linear rule)",
+    # helpers.hardware.card_line: the machine in one line (days 1 and 5-8)
+    "hardware.cpus_usable": "{cpu} ({n} CPUs usable)",
+    "hardware.card_line": (
+        "{where} | device {device} | torch {torch} ({build}), {threads} threads | Python {python}"
+    ),
+    "hardware.card_line_one_thread": (
+        "{where} | device {device} | torch {torch} ({build}), {threads} thread | Python {python}"
+    ),
 }

@@ -1092,6 +1092,14 @@ MESSAGES = {
     "day08.column.accumulation": "累积步数",
     "day08.column.effective_batch": "有效批量",
     "day08.column.lr": "学习率（线性规则）",
+    # helpers.hardware.card_line: the machine in one line (days 1 and 5-8)
+    "hardware.cpus_usable": "{cpu}（可用 {n} 个 CPU）",
+    "hardware.card_line": (
+        "{where} | 设备 {device} | torch {torch}（{build}），{threads} 个线程 | Python {python}"
+    ),
+    "hardware.card_line_one_thread": (
+        "{where} | 设备 {device} | torch {torch}（{build}），{threads} 个线程 | Python {python}"
+    ),
 }
 
 WORDS = {
