@@ -14,7 +14,9 @@ from helpers import (
     copies,
     crossover,
     device_notes,
+    distributed,
     gpu,
+    hardware,
     links,
     live,
     many_models,
@@ -29,6 +31,8 @@ from helpers import (
 )
 from helpers.messages import text
 
+CARD = {"cpu": "AMD EPYC 7763", "cpu_usable": 8, "device": "cpu", "torch": "2.5.1",
+        "torch_build": "CPU", "torch_threads": 8, "python": "3.11.9"}  # fmt: skip
 CJK = re.compile("[\u4e00-\u9fff]")
 NUMBER = re.compile(r"[+-]?\d+(?:,\d{3})*(?:\.\d+)?")
 
@@ -63,6 +67,17 @@ FINDINGS = {
     "stats.line": lambda: LINE.verdict(),
     "device_notes": lambda: device_notes.mismatch_note("cpu") + device_notes.readback_note("cuda"),
     "device_notes.moved": lambda: device_notes.parameter_move_note(False, "meta"),
+    "hardware.card_line": lambda: hardware.card_line(CARD),
+    "hardware.card_line_one_thread": lambda: hardware.card_line(CARD | {"torch_threads": 1}),
+    "distributed.identical": lambda: distributed.same_weights_verdict(
+        0.0, 1e-6, "the run that lost a worker and the undisturbed one"
+    ),
+    "distributed.same": lambda: distributed.same_weights_verdict(
+        2e-7, 1e-4, "the ring and all_reduce", "sums"
+    ),
+    "distributed.different": lambda: distributed.same_weights_verdict(
+        3e-3, 1e-5, "the 8 stacked copies and the 8 trained alone"
+    ),
     "preprocessing": lambda: preprocessing.code_note("thal", "rises"),
     "copies": lambda: " ".join(copies.variant_findings(_copies_table())),
     "copies.allocation": lambda: copies.allocation_note("cpu", "Linux"),

@@ -34,6 +34,7 @@ from pathlib import Path
 import torch
 
 from helpers.device import get_device
+from helpers.messages import text, word
 from helpers.models import mlp
 from helpers.ranks import RankFailed, run_ranks
 from helpers.ring import SendCounter, count_sends, ring_all_reduce, ring_bytes_per_rank
@@ -239,19 +240,12 @@ def same_weights_verdict(
     >>> same_weights_verdict(2e-7, 1e-4, "the ring and all_reduce", "sums").split(":")[0]
     'The ring and all_reduce end with the **same** sums'
     """
+    what, things = word(what), word(things)
     head = what[0].upper() + what[1:]
     if difference == 0:
-        return f"{head} end with **identical** {things} (bit for bit)."
-    if difference <= tolerance:
-        return (
-            f"{head} end with the **same** {things}: the largest difference, {difference:.1e}, is "
-            f"within the tolerance {tolerance:.0e} (float32 sums in another order)."
-        )
-    return (
-        f"{head} end with **different** {things}: the largest difference, {difference:.1e}, is "
-        f"above the tolerance {tolerance:.0e}. Something differs: the rows, the seed, the "
-        "learning rate or the averaging."
-    )
+        return text("distributed.identical", head=head, things=things)
+    key = "distributed.same" if difference <= tolerance else "distributed.different"
+    return text(key, head=head, things=things, difference=difference, tolerance=tolerance)
 
 
 # --- Checkpoints ---------------------------------------------------------------------------

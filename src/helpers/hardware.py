@@ -48,6 +48,7 @@ from helpers.gpu import (
     memory_note,
     mps_info,
 )
+from helpers.messages import text
 from helpers.topology import (
     binary_size,
     cache_sizes,
@@ -224,12 +225,16 @@ def card() -> dict:
     return info
 
 
-def card_line(info: dict | None = None) -> str:
-    """The card in one line, for a plot title or a table caption."""
+def card_line(info: dict | None = None, lang: str | None = None) -> str:
+    """The card in one line, for a plot title or a table caption (in ``lang``, default the
+    course's language; the timings file asks for English)."""
     info = card() if info is None else info
-    where = info.get("gpu") or f"{info['cpu']} ({info['cpu_usable']} CPUs usable)"
-    return (
-        f"{where} | device {info['device']} | torch {info['torch']} ({info['torch_build']}), "
-        f"{info['torch_threads']} thread{'s' if info['torch_threads'] != 1 else ''} | "
-        f"Python {info['python']}"
+    where = info.get("gpu") or text(
+        "hardware.cpus_usable", lang, cpu=info["cpu"], n=info["cpu_usable"]
     )
+    threads = info["torch_threads"]
+    return text(
+        "hardware.card_line" if threads != 1 else "hardware.card_line_one_thread", lang,
+        where=where, device=info["device"], torch=info["torch"], build=info["torch_build"],
+        threads=threads, python=info["python"],
+    )  # fmt: skip

@@ -52,9 +52,32 @@ def small_course(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "NOTEBOOKS", tmp_path / "notebooks")
     monkeypatch.setattr(paths, "HOMEWORK", tmp_path / "notebooks" / "homework")
     monkeypatch.setattr(paths, "README", tmp_path / "README.md")
+    monkeypatch.setattr(
+        paths, "GUIDE", tmp_path / "instructor" / "GUIDE.md"
+    )  # none, until a test copies it
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     monkeypatch.setattr(translate, "I18N", tmp_path / "i18n")
     return tmp_path / "notebooks" / lesson.name
+
+
+def test_a_changed_sentence_of_a_learner_facing_guide_section_is_reported(small_course, capsys):
+    (small_course.parents[1] / "instructor").mkdir()
+    guide = shutil.copy(ROOT / "instructor" / "GUIDE.md", paths.GUIDE)
+    shutil.copy(ROOT / "i18n" / "zh" / "GUIDE.md", translate.I18N / "zh")
+    assert main(["translate", "--check"]) == 0
+    text = guide.read_text(encoding="utf-8")
+    presenting = text.replace("run the cells in the room", "run the cells in class")
+    assert presenting != text  # an instructor-only section: no translation to revise
+    guide.write_text(presenting, encoding="utf-8")
+    assert main(["translate", "--check"]) == 0
+    handing_in = presenting.replace("Collect those files", "Gather those files")
+    assert handing_in != presenting
+    guide.write_text(handing_in, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["translate", "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "stale: i18n/zh/GUIDE.md: cell homework-release-collect-grade" in out
+    assert "1 stale, 0 missing, 0 orphan" in out
 
 
 def _edit(path, change):
@@ -210,6 +233,18 @@ def test_the_chinese_readme_has_the_map_the_quick_start_and_says_how_to_open_it(
         assert f"]({lesson.relative_to(ROOT).as_posix()})" in text
     assert "make lab LANG=zh" in text and "## 快速开始" in text
     assert "README.zh-CN.md" in paths.README.read_text(encoding="utf-8")
+
+
+def test_the_chinese_readme_holds_the_guides_learner_facing_sections():
+    text = edition.readme("zh").read_text(encoding="utf-8")
+    assert translate.LEARNER_GUIDE and set(translate.units(paths.GUIDE)) == set(
+        translate.LEARNER_GUIDE
+    )
+    for key, block in translate.load(paths.GUIDE, "zh").items():
+        assert block.text.splitlines()[0] in text, key
+    assert "## 作业：提交、评分与反馈" in text and "python -m helpers submit" in text
+    assert "](instructor/GUIDE.md#homework-release-collect-grade)" in text
+    assert "## Presenting" not in text and "Toggle Deck" not in text
 
 
 def test_make_course_has_the_chinese_lessons_to_run():

@@ -1199,4 +1199,49 @@ MESSAGES = {
     "day08.plot.tensor_bytes": "tensor size (bytes)",
     "day08.plot.allreduce_us": "time per all-reduce (µs)",
     "day08.plot.ring_title": "All-reduce on {n} processes ({backend}), with the fitted curves",
+    # day 8: distributed.same_weights_verdict and the learning-rate cells (05, 11, 13)
+    "distributed.identical": "{head} end with **identical** {things} (bit for bit).",
+    "distributed.same": (
+        "{head} end with the **same** {things}: the largest difference, {difference:.1e}, is "
+        "within the tolerance {tolerance:.0e} (float32 sums in another order)."
+    ),
+    "distributed.different": (
+        "{head} end with **different** {things}: the largest difference, {difference:.1e}, is "
+        "above the tolerance {tolerance:.0e}. Something differs: the rows, the seed, the "
+        "learning rate or the averaging."
+    ),
+    "day08.launched": (
+        "`torchrun` started {n} processes, and everything above took **{seconds:.0f} s**."
+    ),
+    "day08.ddp_vs_one": (
+        "DDP on {n} processes with {batch} rows each and one process with {rows} rows"
+    ),
+    "day08.check_can_fail": (
+        "The check can fail: one process with only {batch} rows per step ends "
+        "{difference:.1e} away from DDP's weights."
+    ),
+    "day08.lr_rule": (
+        "Suppose the learning rate {lr} was tuned on one process with {batch} rows per step; the "
+        "linear rule scales it with the effective batch. (This lesson's run kept {lr} on purpose: "
+        "it checks DDP against one process with the same {rows} rows, not against a tuned run.)"
+    ),
+    "day08.lr.one": "one process (tuned here)",
+    "day08.lr.processes": "{n} processes",
+    "day08.lr.gpus": "{n} GPUs",
+    "day08.lr.accumulation": "{n} GPUs, {steps} accumulation steps",
+    "day08.lr.machines": "{machines} machines × {n} GPUs",
+    "day08.column.setting": "setting",
+    "day08.column.rows_per_rank": "rows per rank",
+    "day08.column.processes": "processes",
+    "day08.column.accumulation": "accumulation",
+    "day08.column.effective_batch": "effective batch",
+    "day08.column.lr": "learning rate (linear rule)",
+    # helpers.hardware.card_line: the machine in one line (days 1 and 5-8)
+    "hardware.cpus_usable": "{cpu} ({n} CPUs usable)",
+    "hardware.card_line": (
+        "{where} | device {device} | torch {torch} ({build}), {threads} threads | Python {python}"
+    ),
+    "hardware.card_line_one_thread": (
+        "{where} | device {device} | torch {torch} ({build}), {threads} thread | Python {python}"
+    ),
 }

@@ -1061,6 +1061,46 @@ MESSAGES = {
     "day08.plot.tensor_bytes": "张量大小（字节）",
     "day08.plot.allreduce_us": "每次全归约的时间（µs）",
     "day08.plot.ring_title": "{n} 个进程上的全归约（{backend}），以及拟合的曲线",
+    # day 8: distributed.same_weights_verdict and the learning-rate cells (05, 11, 13)
+    "distributed.identical": "{head}最终的{things}**完全相同**（逐位一致）。",
+    "distributed.same": (
+        "{head}最终的{things}**相同**：最大差异 {difference:.1e} 在容差 {tolerance:.0e} 之内"
+        "（float32 按另一种顺序求和）。"
+    ),
+    "distributed.different": (
+        "{head}最终的{things}**不同**：最大差异 {difference:.1e} 超过了容差 {tolerance:.0e}。"
+        "有什么地方不一样：数据行、随机种子、学习率或求平均的方式。"
+    ),
+    "day08.launched": "`torchrun` 启动了 {n} 个进程，上面的全部内容用了 **{seconds:.0f} 秒**。",
+    "day08.ddp_vs_one": "{n} 个进程、每个 {batch} 行的 DDP 与一个进程、{rows} 行的训练",
+    "day08.check_can_fail": (
+        "这个检查是会失败的：一个进程每步只用 {batch} 行时，"
+        "结果与 DDP 的权重相差 {difference:.1e}。"
+    ),
+    "day08.lr_rule": (
+        "假设学习率 {lr} 是在一个进程、每步 {batch} 行上调好的；线性规则让它随有效批量一起缩放。"
+        "（本课的运行有意保持 {lr}：它检查的是 DDP 与一个进程用同样 {rows} 行的结果是否一致，"
+        "而不是与调好的运行比较。）"
+    ),
+    "day08.lr.one": "一个进程（在这里调好）",
+    "day08.lr.processes": "{n} 个进程",
+    "day08.lr.gpus": "{n} 块 GPU",
+    "day08.lr.accumulation": "{n} 块 GPU，{steps} 步梯度累积",
+    "day08.lr.machines": "{machines} 台机器 × {n} 块 GPU",
+    "day08.column.setting": "设置",
+    "day08.column.rows_per_rank": "每个 rank 的行数",
+    "day08.column.processes": "进程数",
+    "day08.column.accumulation": "累积步数",
+    "day08.column.effective_batch": "有效批量",
+    "day08.column.lr": "学习率（线性规则）",
+    # helpers.hardware.card_line: the machine in one line (days 1 and 5-8)
+    "hardware.cpus_usable": "{cpu}（可用 {n} 个 CPU）",
+    "hardware.card_line": (
+        "{where} | 设备 {device} | torch {torch}（{build}），{threads} 个线程 | Python {python}"
+    ),
+    "hardware.card_line_one_thread": (
+        "{where} | 设备 {device} | torch {torch}（{build}），{threads} 个线程 | Python {python}"
+    ),
 }
 
 WORDS = {
@@ -1123,4 +1163,11 @@ WORDS = {
     ),
     "1 up, 2 flat, 3 down": "1 上斜，2 平坦，3 下斜",
     "3 normal, 6 fixed defect, 7 reversible defect": "3 正常，6 固定缺损，7 可逆缺损",
+    # day 8: what same_weights_verdict compares (distributed)
+    "weights": "权重",
+    "sums": "和",
+    "the ring and all_reduce": "环形算法与 all_reduce ",
+    "the ring and all_reduce in every group": "每个进程组中的环形算法与 all_reduce ",
+    "the run that lost a worker and the undisturbed one": "丢失一个 worker 的运行与未受干扰的运行",
+    "the 8 stacked copies and the 8 trained alone": "堆叠的 8 个副本与单独训练的 8 个模型",
 }

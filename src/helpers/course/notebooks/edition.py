@@ -165,6 +165,11 @@ def readme_text(lang: str) -> str:
         if key in blocks and blocks[key].hash != "todo":
             text = blocks[key].text.replace("<!-- course-map -->", course_map(lang))
             parts.append(relink(text, paths.README, lang, anchors))
+    if paths.GUIDE.is_file():  # the instructor guide's learner-facing sections, at the end
+        guide = translate.load(paths.GUIDE, lang)
+        for key in translate.units(paths.GUIDE):
+            if key in guide and guide[key].hash != "todo":
+                parts.append(relink(guide[key].text, paths.GUIDE, lang, anchors))
     return "\n\n".join(parts) + "\n"
 
 

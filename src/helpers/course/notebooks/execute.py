@@ -236,7 +236,7 @@ def _write_timings(file: Path, mode: str, timings: dict) -> None:
             timings = {**earlier.get("notebooks", {}), **timings}
     from helpers.hardware import card_line
 
-    record = {"mode": mode, "machine": card_line(), "notebooks": timings}
+    record = {"mode": mode, "machine": card_line(lang="en"), "notebooks": timings}
     file.write_text(json.dumps(record, indent=2), encoding="utf-8")
 
 

@@ -17,7 +17,10 @@ fall behind.
 ``MANUAL`` answer cells of the homework are not translated: the grader and the learner's answer
 need them exactly as they are. ``README.md``'s sections are translated the same way
 (``i18n/<lang>/README.md``, one block per ``##`` section, keyed by the section's anchor), but
-only the learner-facing ones: a section without a block is simply left out.
+only the learner-facing ones: a section without a block is simply left out. The instructor
+guide's learner-facing sections (``LEARNER_GUIDE``: how homework is handed in, graded and read)
+are translated the same way (``i18n/<lang>/GUIDE.md``) and go into the translated README; each of
+them must have a block, so a changed English sentence there is reported as stale too.
 """
 
 from __future__ import annotations
@@ -100,10 +103,19 @@ def relative(source: Path) -> Path:
     return source.resolve().relative_to(paths.NOTEBOOKS)
 
 
+LEARNER_GUIDE = ("homework-release-collect-grade",)
+"""The instructor guide's sections a learner needs, by anchor: the translated README holds them."""
+
+
+def texts() -> list[Path]:
+    """README.md and the instructor guide (when the course has one): translated by section."""
+    return [paths.README] + ([paths.GUIDE] if paths.GUIDE.is_file() else [])
+
+
 def translation_file(source: Path, lang: str) -> Path:
-    """The translation file of an English notebook (or of README.md)."""
-    if source.resolve() == paths.README.resolve():
-        return I18N / lang / paths.README.name
+    """The translation file of an English notebook (or of README.md, or of the guide)."""
+    if source.resolve() in {t.resolve() for t in texts()}:
+        return I18N / lang / source.name
     return (I18N / lang / relative(source)).with_suffix(".md")
 
 
@@ -111,6 +123,9 @@ def units(source: Path) -> dict[str, str]:
     """The English texts to translate in ``source``, by key, in order."""
     if source.resolve() == paths.README.resolve():
         return readme_sections(source.read_text(encoding="utf-8"))
+    if source.resolve() == paths.GUIDE.resolve():
+        sections = readme_sections(source.read_text(encoding="utf-8"))
+        return {key: sections[key] for key in LEARNER_GUIDE if key in sections}
     nb = nbformat.read(source, as_version=4)
     return {
         cell.id: cell.source
@@ -199,11 +214,12 @@ def findings_in(source: Path, lang: str) -> list[Finding]:
 
 
 def findings(lang: str = "zh") -> list[Finding]:
-    """Every stale, missing or orphaned block of ``lang``, across the notebooks and README.md."""
+    """Every stale, missing or orphaned block of ``lang``, across the notebooks, README.md and
+    the instructor guide's learner-facing sections."""
     found = []
-    for source in [*sources(), paths.README]:
+    for source in [*sources(), *texts()]:
         found += findings_in(source, lang)
-    known = {translation_file(s, lang).resolve() for s in [*sources(), paths.README]}
+    known = {translation_file(s, lang).resolve() for s in [*sources(), *texts()]}
     for file in sorted((I18N / lang).rglob("*.md")):
         if file.resolve() not in known and file.name != TERMS:
             found.append(Finding("orphan", file, "(whole file: no such English notebook)"))
@@ -252,6 +268,7 @@ def stamp(file: Path, keys: list[str] | None = None) -> list[str]:
 def _source_of(file: Path, lang: str) -> Path:
     """The English file a translation file translates."""
     inside = file.resolve().relative_to((I18N / lang).resolve())
-    if inside == Path("README.md"):
-        return paths.README
+    for text in texts():
+        if inside == Path(text.name):
+            return text
     return paths.NOTEBOOKS / inside.with_suffix(".ipynb")
