@@ -1006,8 +1006,8 @@ MESSAGES = {
         "On that device a pinned copy of {size:,} bytes ran {ratio:.1f}× as fast as a pageable "
         "one: a pageable copy goes through a pinned staging buffer first."
     ),
-    "receipts.day05.item": "one `.item()`, alone",
-    "receipts.day05.recording": "one recording inside the loop (its price `b`)",
+    "receipts.day05.item": "one .item(), alone",
+    "receipts.day05.recording": "one recording inside the loop (its price b)",
     "receipts.day05.launches": "launching one epoch's kernels (the launch floor)",
     "receipts.day05.lesson": "an epoch of the lesson loop ({lesson})",
     "receipts.day05.kept": "an epoch with the losses kept on the device (no waits)",

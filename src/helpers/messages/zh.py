@@ -903,8 +903,8 @@ MESSAGES = {
         "在那台设备上，{size:,} 字节的锁页内存拷贝比可分页内存拷贝快 {ratio:.1f}×："
         "可分页内存的拷贝要先经过一个锁页的中转缓冲区。"
     ),
-    "receipts.day05.item": "单独一次 `.item()`",
-    "receipts.day05.recording": "循环中的一次记录（它的代价 `b`）",
+    "receipts.day05.item": "单独一次 .item()",
+    "receipts.day05.recording": "循环中的一次记录（它的代价 b）",
     "receipts.day05.launches": "启动一个轮次 的内核（启动开销的底噪）",
     "receipts.day05.lesson": "课程循环的一个轮次（{lesson}）",
     "receipts.day05.kept": "损失留在设备上的一个轮次（没有等待）",
