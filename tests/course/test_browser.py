@@ -5,8 +5,8 @@ One run of day 1, as an instructor gives it:
 
 1. open the lesson, in a checkout of this commit beside the repository (a ``git worktree``:
    JupyterLab saves the lesson with outputs, and no other test should read it meanwhile); the
-   file browser shows every lesson's name in full, and the instructor guide names the slide commands as the extension does; start the
-   slides and run every cell: none fails;
+   file browser shows every lesson's name in full, and the instructor guide names the slide
+   commands as the extension does; start the slides and run every cell: none fails;
 2. go forward slide by slide to the knob; it is a control (a slider and a *run* button), not
    text; change the slider, press *run*: the output shows the new setting (screenshots before and
    after pressing *run* in ``build/browser-test/``);
@@ -15,10 +15,9 @@ One run of day 1, as an instructor gives it:
 5. stop JupyterLab: ``git status`` lists nothing that it did not before (clean in a fresh clone),
    and the repository's rules (tests/test_project.py) pass with the saved lesson in place.
 
-The checkout is removed at the end. It needs a
-Chromium (Debian's ``chromium`` package; ``.ci/run`` installs it) or any Chrome named by
-COURSE_BROWSER; Playwright's own browser download is not used. Run it alone with
-``python -m pytest -m browser``.
+The checkout is removed at the end. It needs a Chromium (Debian's ``chromium`` package;
+``.ci/run`` installs it) or any Chrome named by COURSE_BROWSER; Playwright's own browser
+download is not used. Run it alone with ``python -m pytest -m browser``.
 """
 
 import os
