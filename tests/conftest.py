@@ -33,7 +33,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def _slow(item) -> bool:
-    return any(item.get_closest_marker(name) for name in ("slow", "notebook"))
+    return any(item.get_closest_marker(name) for name in ("slow", "notebook", "browser"))
 
 
 @pytest.fixture
