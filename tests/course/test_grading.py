@@ -425,6 +425,7 @@ def test_feedback_says_why_without_revealing_hidden_tests(graded):
     feedback = graded["out"] / "feedback"
     frank = (feedback / "frank_day00_homework.md").read_text(encoding="utf-8")
     assert "day00.device: 0 of 2 points (failed)" in frank
+    assert "day00.why_get_device: worth 1 point, " in frank  # not "1 points": none earned
     assert "hidden) checks did not pass" in frank
     assert "torch.all(ones == 1)" not in frank and "float32" not in frank  # hidden tests' text
     assert "RuntimeError: oops" in (feedback / "carol_day00_homework.md").read_text(

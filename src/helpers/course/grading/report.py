@@ -58,6 +58,11 @@ def score(value: float) -> str:
     return f"{value:g}"
 
 
+def points(value: float) -> str:
+    """``1 point``, ``2 points``, ``0.5 points``."""
+    return f"{score(value)} point" + ("" if value == 1 else "s")
+
+
 def maxima(master: Homework) -> dict[str, float]:
     return {pid: part.points for pid, part in [*master.tests.items(), *master.manual.items()]}
 
@@ -97,13 +102,13 @@ def feedback(result: Result, master: Homework, *, sandboxed: bool = True) -> str
         if outcome.exercise in master.manual:
             state = "graded by hand" if outcome.status == "manual" else "no answer given"
             lines.append(
-                f"\n## {outcome.exercise}: {score(top[outcome.exercise])} points, {state}\n"
+                f"\n## {outcome.exercise}: worth {points(top[outcome.exercise])}, {state}\n"
             )
             continue
         earned = top[outcome.exercise] if outcome.status == "passed" else 0
         lines.append(
             f"\n## {outcome.exercise}: {score(earned)} of "
-            f"{score(top[outcome.exercise])} points ({outcome.status})\n"
+            f"{points(top[outcome.exercise])} ({outcome.status})\n"
         )
         if outcome.reason:
             lines.append(f"- {shown(outcome.reason)}")
