@@ -16,7 +16,7 @@ from helpers.course import paths
 from helpers.course.grading import sandbox
 from helpers.course.homework.markers import parse
 from helpers.course.homework.release import release_text, student_path
-from helpers.course.notebooks.execute import execute, problems
+from helpers.course.notebooks.execute import execute, problems, shown
 from tests.test_portability import chinese_windows
 
 ROOT = paths.ROOT
@@ -47,16 +47,7 @@ def test_notebook_runs_cleanly_in_fast_mode(path):
     assert problems(run.notebook) == []
     code = "".join(c.source for c in run.notebook.cells if c.cell_type == "code")
     if "beside." in code or "receipt_claims." in code:
-        assert f"**{beside.label(receipts.load(RECEIPT))}**" in _shown(run.notebook)
-
-
-def _shown(nb) -> str:
-    """What a notebook's cells printed and displayed, as text and Markdown."""
-    return "\n".join(
-        str(output.get("data", {}).get("text/markdown", "")) + str(output.get("text", ""))
-        for cell in nb.cells
-        for output in cell.get("outputs", [])
-    )
+        assert f"**{beside.label(receipts.load(RECEIPT))}**" in "\n".join(shown(run.notebook))
 
 
 MASTERS = paths.masters()

@@ -13,7 +13,7 @@ from helpers.course import paths
 from helpers.course.cli import main
 from helpers.course.homework.markers import parse
 from helpers.course.notebooks import edition, terms, translate
-from helpers.course.notebooks.execute import execute, problems
+from helpers.course.notebooks.execute import execute, problems, shown
 from helpers.course.setup import git, lab
 
 ROOT = paths.ROOT
@@ -365,12 +365,8 @@ def test_the_chinese_day_0_runs_in_fast_mode_and_prints_in_chinese():
     run = execute(path, fast=True, cell_timeout=180, env=env)
     assert run.error is None, run.error
     assert problems(run.notebook) == []
-    shown = [
-        o.get("data", {}).get("text/markdown", "") + o.get("text", "")
-        for c in run.notebook.cells
-        for o in c.get("outputs", [])
-    ]
-    assert any(s.startswith("还没有写下猜测") for s in shown), shown
+    printed = shown(run.notebook)
+    assert any(s.startswith("还没有写下猜测") for s in printed), printed
 
 
 def test_edition_command_checks_and_refuses_an_unknown_language(capsys):

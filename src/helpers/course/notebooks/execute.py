@@ -132,6 +132,16 @@ def problems(nb: nbformat.NotebookNode) -> list[str]:
     return found
 
 
+def shown(nb: nbformat.NotebookNode) -> list[str]:
+    """What an executed notebook's cells showed, one string per output: its Markdown and the
+    text it printed."""
+    return [
+        str(out.get("data", {}).get("text/markdown", "")) + str(out.get("text", ""))
+        for cell in nb.cells
+        for out in cell.get("outputs", [])
+    ]
+
+
 def _run(client: _Client, env: dict[str, str], cell_timeout: int) -> str | None:
     """Execute the client's notebook; returns why it stopped early (``None``: it ran through)."""
     try:
