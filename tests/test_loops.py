@@ -131,3 +131,25 @@ def test_static_weights_are_marked_for_cuda_graphs():
     loops.handwritten_loop(IrisMLP(), X, y, 2, step=spy, static_weights=True)
     loops.handwritten_loop(IrisMLP(), X, y, 1, step=spy)
     assert marks == [["unguarded"] * 4] * 2 + [[None] * 4]
+
+
+def test_cuda_graphs_step_keeps_each_loss_though_a_replay_reuses_its_output(monkeypatch, data):
+    """A CUDA graph returns the same memory at every replay (the next replay overwrites the loss
+    the last one returned): here a fake compile does that on the CPU. The lesson's losses must
+    still be every epoch's own, as with the eager step."""
+
+    def fake_compile(fn, **options):
+        out = torch.empty(())
+
+        def replay(*args):
+            return out.copy_(fn(*args))  # the graph's output buffer, written again each time
+
+        return replay
+
+    monkeypatch.setattr(torch, "compile", fake_compile)
+    eager = loops.handwritten_loop(fresh(), *data, 5)
+    assert len(set(eager)) == 5
+    graphs = loops.handwritten_loop(fresh(), *data, 5, step=loops.compiled_step("reduce-overhead"))
+    assert graphs == eager
+    plain = loops.handwritten_loop(fresh(), *data, 5, step=loops.compiled_step())
+    assert plain == [eager[-1]] * 5  # what the lesson showed before the copy: the last loss, 5 times

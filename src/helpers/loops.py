@@ -155,8 +155,20 @@ def handwritten_loop(
 def compiled_step(mode: str | None = None) -> Step:
     """:func:`handwritten_step` compiled by ``torch.compile`` (``mode="reduce-overhead"`` uses CUDA
     graphs on an NVIDIA GPU, when the weights are marked static: see :func:`handwritten_loop`, and
-    :func:`helpers.compiled.graphs_skipped` to check). Compilation happens at the first call."""
-    return torch.compile(handwritten_step, fullgraph=True, mode=mode)
+    :func:`helpers.compiled.graphs_skipped` to check). Compilation happens at the first call.
+
+    A CUDA graph writes its outputs to the same memory at every replay, so the loss a replay
+    returns is overwritten by the next one (PyTorch then raises "accessing tensor output of
+    CUDAGraphs that has been overwritten"): with graphs, the step returns a copy of it, one small
+    copy per epoch, made outside the graph."""
+    step = torch.compile(handwritten_step, fullgraph=True, mode=mode)
+    if mode != "reduce-overhead":
+        return step
+
+    def replayed(*args) -> torch.Tensor:
+        return step(*args).clone()
+
+    return replayed
 
 
 def amortised_step(epochs_per_call: int = 10, cpp_wrapper: bool = True) -> Step:

@@ -265,7 +265,9 @@ def test_a_knob_answers_on_a_slide_and_the_repository_stays_clean(tmp_path):
         saved = nbformat.read(root / LESSON, as_version=4)
         assert any(c.get("outputs") for c in saved.cells), "the saved lesson should hold outputs"
         listed = set(git_status(env, root).splitlines()) - set(status.splitlines())
-        assert listed == set(), f"git status lists what the run changed: {listed}"
+        diff = subprocess.run(["git", "diff"], cwd=root, env=env, capture_output=True,
+                              text=True, encoding="utf-8").stdout  # fmt: skip
+        assert listed == set(), f"git status lists what the run changed: {listed}\n{diff[:3000]}"
         rules = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", RULES],
             cwd=root, env=env, capture_output=True, text=True, timeout=300, encoding="utf-8",

@@ -91,6 +91,8 @@ def test_a_receipt_that_fails_its_check_is_not_written(no_gpu, monkeypatch, tmp_
     assert main(["receipt", "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert "sync.launch_s" in err and "python -m helpers receipt" in err and not out.exists()
+    kept = tmp_path / "r.rejected.json"  # the measured run is kept for a look, under its own name
+    assert str(kept) in err and json.loads(kept.read_text("utf-8")) == broken
 
 
 @pytest.fixture

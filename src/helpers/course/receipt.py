@@ -134,13 +134,18 @@ def collect(device: torch.device, fast: bool = False) -> dict:
 
 
 def write(payload: dict, out: Path) -> Path:
-    """Check ``payload`` and write it to ``out`` as JSON; raise ``ValueError`` (nothing written)
-    with every problem when the check fails."""
+    """Check ``payload`` and write it to ``out`` as JSON. When the check fails, raise
+    ``ValueError`` with every problem; the measurements are kept beside ``out`` in
+    ``NAME.rejected.json`` (a run is not lost to one implausible figure), never in ``out``."""
     problems = validate(payload)
+    target = out if not problems else out.with_name(f"{out.stem}.rejected.json")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
     if problems:
-        raise ValueError(f"{out}: not written, the receipt fails its check: {'; '.join(problems)}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+        raise ValueError(
+            f"{out}: not written, the receipt fails its check: {'; '.join(problems)} (what was "
+            f"measured is in {target}, for a look)"
+        )
     return out
 
 
