@@ -152,4 +152,4 @@ def test_cuda_graphs_step_keeps_each_loss_though_a_replay_reuses_its_output(monk
     graphs = loops.handwritten_loop(fresh(), *data, 5, step=loops.compiled_step("reduce-overhead"))
     assert graphs == eager
     plain = loops.handwritten_loop(fresh(), *data, 5, step=loops.compiled_step())
-    assert plain == [eager[-1]] * 5  # what the lesson showed before the copy: the last loss, 5 times
+    assert plain == [eager[-1]] * 5  # without the copy: the last loss, five times
