@@ -75,6 +75,17 @@ def test_install_filter_writes_the_filter_into_the_clone(clone):
     )
 
 
+def test_a_filter_whose_python_is_gone_is_not_installed(clone, tmp_path):
+    """An environment deleted or moved leaves a filter git cannot run (git then commits notebooks
+    with their outputs): it counts as not set up, so doctor says so and git-filter repairs it."""
+    gone = tmp_path / "deleted env" / "bin" / "python"
+    for key, value in git.settings(gone).items():
+        run(clone, "config", key, value)
+    assert not git.filter_installed(clone)
+    git.install_filter(clone)
+    assert git.filter_installed(clone)
+
+
 def test_a_lesson_saved_with_outputs_is_what_git_holds(clone, monkeypatch):
     git.install_filter(clone)
     monkeypatch.setattr(paths, "ROOT", clone)

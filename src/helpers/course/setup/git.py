@@ -79,10 +79,13 @@ def is_checkout(root: Path | None = None) -> bool:
 
 
 def filter_installed(root: Path | None = None) -> bool:
-    """Whether this clone runs notebooks through nbstripout, keeping cell ids."""
+    """Whether this clone runs notebooks through nbstripout, keeping cell ids, with a Python that
+    is still there (an environment deleted or moved leaves git a filter it cannot run, and git
+    then stores notebooks as they are, outputs and all)."""
     result = _git(root or paths.ROOT, "config", "--get", f"filter.{FILTER}.clean")
     clean = result.stdout.strip() if result.returncode == 0 else ""
-    return "-m nbstripout" in clean and "--keep-id" in clean
+    python = clean.split('"')[1] if clean.count('"') >= 2 else ""
+    return "-m nbstripout" in clean and "--keep-id" in clean and Path(python).is_file()
 
 
 def install_filter(root: Path | None = None, python: str | Path | None = None) -> dict[str, str]:
