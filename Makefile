@@ -8,6 +8,14 @@
 #          LOCK= (install the newest versions pyproject.toml allows, not the tested set)
 
 PYTHON ?= python3
+# The environment: .venv in the course folder, unless that folder's path has a space. PyTorch's
+# compiler (torch.compile) passes PyTorch's own path to the C++ compiler unquoted, so a space
+# there breaks every compiled step (pytorch/pytorch#191010): such a folder gets its environment
+# under ~/.cache/gpu-course/ instead, one per folder.
+empty :=
+ifneq (,$(findstring $(empty) $(empty),$(CURDIR)))
+VENV ?= $(HOME)/.cache/gpu-course/venv-$(shell $(PYTHON) -c 'import hashlib, os; print(hashlib.sha1(os.getcwd().encode()).hexdigest()[:10])')
+endif
 VENV ?= .venv
 TORCH_SPEC ?= torch==2.13.0
 TORCH_INDEX ?=
@@ -30,6 +38,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
 	  { echo "The course needs Python 3.10 or newer; run e.g. 'make PYTHON=python3.11 ...'."; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@test "$(VENV)" = .venv || echo "The course's environment is $(VENV) (this folder's path has a space, which torch.compile cannot build under)."
 	$(PY) -m pip install "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 	$(PY) -m pip install -e ".[dev]" $(CONSTRAINTS)
 	$(PY) -m helpers git-filter

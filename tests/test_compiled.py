@@ -1,10 +1,13 @@
 """Compiled variants priced end to end: compile time (cold and warm cache), break-even, advice."""
 
 import math
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 from helpers import compiled, paths
 
@@ -119,6 +122,45 @@ def test_compile_all_leaves_out_what_fails_and_says_why(monkeypatch):
     ready, notes = compiled.compile_all("cpu", 10, fresh=lambda: None, X=None, y=None)
     assert ready == {} and notes["a"].startswith("not available here (RuntimeError: no C")
     assert notes["hand-written step, CUDA graphs"] == "needs an NVIDIA GPU: not measured here"
+
+
+def test_a_space_in_a_folder_torch_compile_builds_against_is_named(monkeypatch, tmp_path):
+    clean = tmp_path / "env" / "lib" / "torch" / "__init__.py"
+    monkeypatch.setattr(torch, "__file__", str(clean))
+    monkeypatch.setattr(compiled.sysconfig, "get_paths", lambda: {"include": "/usr/include/py"})
+    monkeypatch.setattr(compiled.sysconfig, "get_config_var", lambda name: "/usr/lib")
+    assert compiled.build_problem() is None
+    monkeypatch.setattr(torch, "__file__", str(tmp_path / "my env" / "torch" / "__init__.py"))
+    found = compiled.build_problem()
+    assert str(tmp_path / "my env" / "torch") in found and "pytorch/pytorch#191010" in found
+    # the note blames the space only for a failed C++ build, not for any error
+    build = RuntimeError("CppCompileError: C++ compile error ... cannot find -ltorch")
+    assert compiled.unavailable(build) == f"not available here (RuntimeError: {found})"
+    other = compiled.unavailable(ValueError("no C compiler found"))
+    assert other == "not available here (ValueError: no C compiler found)"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_with_pytorch_under_a_path_with_a_space_a_lesson_goes_on_and_says_why(tmp_path):
+    """The course's environment seen through a folder named with a space (as `.venv` in a course
+    folder called "GPU 课程" would be): torch.compile's C++ build fails there (PyTorch 2.13), and
+    first_call says why instead of stopping the lesson."""
+    spaced = tmp_path / "GPU 课程"
+    spaced.mkdir()
+    (spaced / "env").symlink_to(sys.prefix, target_is_directory=True)
+    python = spaced / "env" / Path(sys.executable).relative_to(sys.prefix)
+    code = (
+        "import torch\nfrom helpers import compiled, roofline\n"
+        "fn, note = compiled.first_call(roofline.fused_chain(), torch.ones(8))\n"
+        "print(fn is None, note)"
+    )
+    env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([str(python), "-c", code], env=env, capture_output=True, text=True,
+                          encoding="utf-8", timeout=240)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    failed, note = done.stdout.strip().split(" ", 1)
+    assert failed == "True" and "GPU 课程" in note and "pytorch/pytorch#191010" in note, note
 
 
 def test_declined_cuda_graphs_are_left_out(monkeypatch):

@@ -3,8 +3,10 @@
 import ast
 import json
 import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -266,3 +268,21 @@ def test_make_test_keeps_each_xdist_group_on_one_worker(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     workers = set((tmp_path / "workers.txt").read_text(encoding="utf-8").split())
     assert len(workers) == 1, f"one xdist group ran on {sorted(workers)}: see the docstring"
+
+
+def test_make_keeps_the_environment_out_of_a_folder_whose_path_has_a_space(tmp_path):
+    """torch.compile cannot build under a path with a space (pytorch/pytorch#191010): in such a
+    course folder `make` puts the environment elsewhere, one per folder; elsewhere it is .venv."""
+    show = ["make", "-s", "--eval", 'print-venv: ; @echo "$(VENV)"', "print-venv"]
+    found = {}
+    for name in ("GPU 课程", "GPU 课程 2", "course"):
+        folder = tmp_path / name
+        folder.mkdir()
+        shutil.copy(ROOT / "Makefile", folder)
+        done = subprocess.run(show, cwd=folder, capture_output=True, text=True, encoding="utf-8")
+        assert done.returncode == 0, done.stderr
+        found[name] = done.stdout.strip()
+    assert found["course"] == ".venv"
+    spaced = [found["GPU 课程"], found["GPU 课程 2"]]
+    assert all(" " not in venv and Path(venv).is_absolute() for venv in spaced), spaced
+    assert spaced[0] != spaced[1]  # each folder its own environment

@@ -10,7 +10,10 @@ filled). Whether it pays depends on how many epochs follow:
 * :func:`end_to_end` prices a whole training (compile plus epochs) for each variant, and
   :func:`break_even` the epochs after which a compiled variant overtakes a baseline;
 * :func:`advice` says which variant to use for a training of a given length, from that table;
-* :func:`graphs_skipped` counts the times Inductor declined to use CUDA graphs.
+* :func:`graphs_skipped` counts the times Inductor declined to use CUDA graphs;
+* :func:`build_problem` says why ``torch.compile`` cannot build C++ here, when a folder it
+  builds against has a space in its path, and :func:`first_call` compiles one function or says
+  why not.
 
 >>> break_even(compile_s=20.0, epoch_s=50e-6, baseline_epoch_s=550e-6)
 40000.0
@@ -25,9 +28,11 @@ import math
 import os
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 import pandas as pd
 import torch
@@ -62,6 +67,39 @@ def graphs_skipped() -> int:
     return int(counters["inductor"]["cudagraph_skips"])
 
 
+def build_problem() -> str | None:
+    """Why ``torch.compile`` cannot build its C++ code here, or None when nothing is known to stop
+    it. Inductor builds C++ (every kernel on a CPU; the ``cpp_wrapper`` calls on a GPU) against
+    PyTorch's folder and Python's, and passes those paths to the compiler unquoted (PyTorch
+    2.13; pytorch/pytorch#191010): a space in one of them splits it, and every build fails."""
+    folders = [
+        Path(torch.__file__).parent,
+        sysconfig.get_paths()["include"],
+        sysconfig.get_config_var("LIBDIR") or "",
+    ]
+    spaced = [str(f) for f in folders if any(c.isspace() for c in str(f))]
+    return text("compiled.space", folder=spaced[0]) if spaced else None
+
+
+def unavailable(err: Exception) -> str:
+    """The note on a variant that did not compile: the error, or its known cause when the C++
+    build failed where :func:`build_problem` knows why."""
+    failed_build = "CppCompileError" in f"{type(err).__name__}: {err}"
+    why = (failed_build and build_problem()) or str(err)[:120]
+    return text("compiled.note.unavailable", error=type(err).__name__, why=why)
+
+
+def first_call(fn: Callable, *args) -> tuple[Callable | None, str]:
+    """Call a ``torch.compile``'d ``fn`` once (it compiles then): ``(fn, "")`` when that worked,
+    ``(None, note)`` with :func:`unavailable`'s note when it did not (no C++ compiler, a space in
+    a path...), so that a lesson can go on without it."""
+    try:
+        fn(*args)
+    except Exception as err:  # noqa: BLE001 - said in the note; the lesson goes on without it
+        return None, unavailable(err)
+    return fn, ""
+
+
 def first_calls(make: MakeStep, k: int, model, X, y) -> tuple[loops.Step, float]:
     """Build a compiled step and run its first two calls (where it compiles): the step and the
     seconds they took. CUDA graphs need the weights' addresses fixed (``static_weights``)."""
@@ -84,9 +122,7 @@ def compile_all(
         try:
             step, seconds = first_calls(make, k, fresh(), X, y)
         except Exception as err:  # noqa: BLE001 - reported; the other variants still run
-            notes[name] = text(
-                "compiled.note.unavailable", error=type(err).__name__, why=str(err)[:120]
-            )
+            notes[name] = unavailable(err)
             continue
         if "CUDA graphs" in name and graphs_skipped() > skips:
             notes[name] = text("compiled.note.declined")

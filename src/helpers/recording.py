@@ -144,20 +144,30 @@ def timeline_finding(
 
 
 def roofline_finding(
-    peak: float, threads: str, roofs: Sequence, explained: Sequence[str], speedup: float, fewer: int
+    peak: float,
+    threads: str,
+    roofs: Sequence,
+    explained: Sequence[str],
+    speedup: float | None,
+    fewer: int,
+    why: str = "",
 ) -> str:
-    """The peak and bandwidths measured, each workload explained, and what fusing gained."""
+    """The peak and bandwidths measured, each workload explained, and what fusing gained (or,
+    with ``speedup`` None, ``why`` the compiled chain was not measured)."""
     bandwidths = text("recording.round.joint").join(
         text("recording.bandwidth", gbs=r.bandwidth / 1e9, label=r.label) for r in roofs
     )
+    if speedup is None:
+        fused = text("recording.roofline.unfused", why=why)
+    else:
+        fused = text("recording.roofline.fused", speedup=speedup, fewer=fewer)
     return text(
         "recording.roofline",
         peak=peak / 1e9,
         threads=threads,
         bandwidths=bandwidths,
         workloads="\n".join(f"- {line}" for line in explained),
-        speedup=speedup,
-        fewer=fewer,
+        fused=fused,
     )
 
 

@@ -71,6 +71,13 @@ def test_doctor_warns_about_an_apple_mac_without_mps(no_gpu, capsys, monkeypatch
     assert "Apple silicon Mac but MPS is not available" in capsys.readouterr().out
 
 
+def test_doctor_warns_about_a_space_where_torch_compile_builds(no_gpu, capsys, monkeypatch):
+    monkeypatch.setattr(torch, "__file__", "/home/li/GPU 课程/.venv/lib/torch/__init__.py")
+    assert doctor.doctor() == 0  # a warning: everything but compiling runs
+    shown = capsys.readouterr().out
+    assert "WARNING: `torch.compile` cannot build C++" in shown and "GPU 课程/.venv" in shown
+
+
 def test_doctor_reports_a_missing_package(no_gpu, capsys, monkeypatch):
     monkeypatch.setattr(doctor, "_course_packages", lambda: [("tqdm", None)])
     assert doctor.doctor() == 1

@@ -814,6 +814,12 @@ MESSAGES = {
     ),
     # helpers.compiled (day 5)
     "compiled.note.unavailable": "not available here ({error}: {why})",
+    "compiled.space": (
+        "`torch.compile` cannot build C++ under a folder whose path has a space ({folder}): "
+        "PyTorch passes that path to the compiler unquoted (pytorch/pytorch#191010). The fix: "
+        "an environment at a path without spaces (`make install` puts it there by itself when "
+        "the course folder's path has one)"
+    ),
     "compiled.note.declined": "Inductor declined CUDA graphs (its warning says why): left out",
     "compiled.note.first_calls": "first calls {seconds:.1f} s in this process",
     "compiled.note.needs_gpu": "needs an NVIDIA GPU: not measured here",
@@ -913,9 +919,13 @@ MESSAGES = {
     "recording.bandwidth": "**{gbs:,.1f} GB/s** ({label})",
     "recording.roofline": (
         "Peak **{peak:,.1f} GFLOP/s** (a large matrix product, {threads}); bandwidth "
-        "{bandwidths}.\n\n{workloads}\n\nFusing the chain made it **{speedup:.1f}×** as fast as "
-        "eager: the same arithmetic, {fewer}× fewer bytes moved."
+        "{bandwidths}.\n\n{workloads}\n\n{fused}"
     ),
+    "recording.roofline.fused": (
+        "Fusing the chain made it **{speedup:.1f}×** as fast as eager: the same arithmetic, "
+        "{fewer}× fewer bytes moved."
+    ),
+    "recording.roofline.unfused": "The compiled chain is not measured here: {why}.",
     "recording.same_losses": (
         "All variants compute the same losses (within 1e-4 relative). {notes}."
     ),

@@ -719,6 +719,11 @@ MESSAGES = {
     ),
     # helpers.compiled
     "compiled.note.unavailable": "此处不可用（{error}：{why}）",
+    "compiled.space": (
+        "`torch.compile` 无法在路径含空格的文件夹下构建 C++（{folder}）：PyTorch 把这个路径不加"
+        "引号地传给编译器（pytorch/pytorch#191010）。解决办法：把环境放在不含空格的路径下（课程"
+        "文件夹的路径含空格时，`make install` 会自动这样做）"
+    ),
     "compiled.note.declined": "Inductor 拒绝了 CUDA graphs（它的警告说明了原因）：未纳入",
     "compiled.note.first_calls": "本进程中的首次调用耗时 {seconds:.1f} s",
     "compiled.note.needs_gpu": "需要 NVIDIA GPU：此处未测量",
@@ -816,9 +821,13 @@ MESSAGES = {
     "recording.bandwidth": "**{gbs:,.1f} GB/s**（{label}）",
     "recording.roofline": (
         "峰值 **{peak:,.1f} GFLOP/s**（一个大矩阵乘法，{threads}）；带宽 {bandwidths}。"
-        "\n\n{workloads}\n\n融合之后，这串运算的速度是 eager 模式的 **{speedup:.1f}×**："
-        "同样的计算，搬运的字节少了 {fewer}×。"
+        "\n\n{workloads}\n\n{fused}"
     ),
+    "recording.roofline.fused": (
+        "融合之后，这串运算的速度是 eager 模式的 **{speedup:.1f}×**：同样的计算，搬运的字节少了 "
+        "{fewer}×。"
+    ),
+    "recording.roofline.unfused": "编译后的运算链在这里没有测量：{why}。",
     "recording.same_losses": "所有变体算出的损失都相同（相对误差在 1e-4 以内）。{notes}。",
     "recording.fastest": (
         "\n\n- 每个轮次最快的变体是 **{best}**，速度是每 100 个轮次记录一次的课程循环的 "

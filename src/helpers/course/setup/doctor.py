@@ -2,7 +2,8 @@
 
 It reports Python, PyTorch and its build, the device the course will use, the course's packages and
 its data, and warns with the fix when something is off (an NVIDIA GPU with a CPU-only PyTorch, a
-driver too old for the build, an Apple silicon Mac without MPS, the grading sandbox missing).
+driver too old for the build, an Apple silicon Mac without MPS, the grading sandbox missing, a
+space in a path that ``torch.compile`` builds against).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 import torch
 from packaging.requirements import Requirement
 
+from helpers import compiled
 from helpers.config import TESTED_TORCH, fast_mode
 from helpers.course import paths
 from helpers.data import DataFileError, load_heart
@@ -172,6 +174,8 @@ def _warnings() -> list[str]:
                 "version, CUDA's minor-version compatibility lets a newer build run), else "
                 "install a build for an older CUDA."
             )
+    if problem := compiled.build_problem():
+        found.append(f"{problem}. Everything else runs; day 5's compiled variants are left out.")
     apple_silicon = platform.system() == "Darwin" and platform.machine() == "arm64"
     if apple_silicon and not torch.backends.mps.is_available():
         found.append(
