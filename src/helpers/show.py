@@ -132,6 +132,35 @@ def table_html(frame) -> str | None:
     return style + html.replace('class="dataframe"', f'class="dataframe {name}"', 1)
 
 
+def localised(frame, formats=None, na_rep: str | None = None, lang: str | None = None):
+    """``frame`` styled for a notebook, its words in the course's language: the column headers,
+    the row labels, the index's name and the text cells go through :func:`word`. Only what is
+    shown changes; the frame keeps its English keys, which the lesson's code indexes by.
+    ``formats`` are ``Styler.format``'s (keyed by the English column names), ``na_rep`` too.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"habit": ["rows"], "fix": ["threads"], "cost (s)": [2.0]})
+    >>> html = localised(frame.set_index("habit"), {"cost (s)": "{:.1f}"}, lang="zh").to_html()
+    >>> [word in html for word in (">行</th>", ">个线程</td>", ">2.0</td>")]
+    [True, True, True]
+    >>> frame["habit"][0]  # the frame itself is unchanged
+    'rows'
+    """
+
+    def words(value):
+        return word(value, lang) if isinstance(value, str) else value
+
+    names = [words(name) for name in frame.index.names]
+    styler = frame.rename_axis(index=names).style
+    texts = [frame.columns[i] for i in text_columns(frame)]
+    styler = styler.format(words, subset=texts, na_rep=na_rep)
+    if formats is not None:  # on their own columns only (a dict of formats resets the others)
+        numbers = [c for c in frame.columns if c not in texts]
+        subset = list(formats) if isinstance(formats, dict) else numbers
+        styler = styler.format(formats, subset=subset, na_rep=na_rep)
+    return styler.format_index(words, axis=0).format_index(words, axis=1)
+
+
 def readable_tables() -> None:
     """Show every table's text in full, wrapped, never cut, and let figures draw the course's
     language; call it once per lesson.

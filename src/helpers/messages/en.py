@@ -579,6 +579,13 @@ MESSAGES = {
     "takeoff.side.lesson": "the lesson's one GPU run",
     # day 6's findings, cell by cell (notebooks/day06_gpu_takeoff.ipynb)
     "day06.measured_on": "Measured on: **{card}** (all usable threads, PyTorch's default).",
+    "day06.panel.title": "Time one step of your choosing",
+    "day06.panel.model": "model",
+    "day06.panel.log10_rows": "log10 rows",
+    "day06.column.pays_off": "the GPU pays off from (against {against})",
+    "day06.column.bound": "the lesson's GPU cannot pay off below (a bound from its one point)",
+    "day06.never_covered": "never, in the rows both curves cover",
+    "day06.rows": "{rows:,.0f} rows",
     "day06.point": "{model}, {rows:,} rows on {device}: {ms:,.2f} ms per step",
     "day06.not_reached": "not reached in the sizes measured",
     "day06.intensity": (

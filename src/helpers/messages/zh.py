@@ -310,10 +310,10 @@ MESSAGES = {
     "crossover.span": "课程所说的 {low:,.0f}-{high:,.0f}",
     "crossover.span.rows": "课程所说的 {low:,.0f}-{high:,.0f} 行",
     "crossover.never": (
-        "与{against}相比，在测量到的 {largest:,.0f} 行以内 GPU 都不更快：这些曲线无法证实{span}。"
+        "与 {against} 相比，在测量到的 {largest:,.0f} 行以内 GPU 都不更快：这些曲线无法证实{span}。"
     ),
-    "crossover.pays_off": "与{against}相比，GPU 从大约 {rows:,.0f} 行起开始划算",
-    "crossover.already": "与{against}相比，GPU 在测量的最小大小（{rows:,.0f} 行）就已经更快",
+    "crossover.pays_off": "与 {against} 相比，GPU 从大约 {rows:,.0f} 行起开始划算",
+    "crossover.already": "与 {against} 相比，GPU 在测量的最小大小（{rows:,.0f} 行）就已经更快",
     "crossover.far_below": "{where}：远低于{span}。",
     "crossover.below": "{where}：低于{span}，但在十倍以内。",
     "crossover.within": "{where}：在{span}之内。",
@@ -508,6 +508,13 @@ MESSAGES = {
     "takeoff.side.lesson": "课程中那一次 GPU 运行",
     # 第 6 天的发现
     "day06.measured_on": "测量环境：**{card}**（使用全部可用线程，PyTorch 的默认设置）。",
+    "day06.panel.title": "测量你选的一步",
+    "day06.panel.model": "模型",
+    "day06.panel.log10_rows": "log10 行数",
+    "day06.column.pays_off": "GPU 从此开始划算（与 {against} 相比）",
+    "day06.column.bound": "课程里的 GPU 在此之下不可能划算（由它唯一的测量点得出的界）",
+    "day06.never_covered": "在两条曲线都覆盖的行数内从不划算",
+    "day06.rows": "{rows:,.0f} 行",
     "day06.point": "{model}，{rows:,} 行，在 {device} 上：每步 {ms:,.2f} ms",
     "day06.not_reached": "在测量的大小范围内没有达到",
     "day06.intensity": (
@@ -1172,6 +1179,24 @@ WORDS = {
     ),
     "1 up, 2 flat, 3 down": "1 上斜，2 平坦，3 下斜",
     "3 normal, 6 fixed defect, 7 reversible defect": "3 正常，6 固定缺损，7 可逆缺损",
+    # tables' headers and labels, shown through helpers.show.table (the code keeps the English)
+    "record every N": "每 N 个轮次记录一次",
+    "student: recordings": "学生：记录次数",
+    "student: remaining (s)": "学生：剩余时长 (s)",
+    "you: recordings": "你：记录次数",
+    "you: total (s)": "你：总时长 (s)",
+    "you: remaining (s)": "你：剩余时长 (s)",
+    "fix": "改法",
+    "habit": "习惯",
+    "habit costs (× the fix's time)": "习惯的耗时（改法耗时的 ×）",
+    "steps, no sync": "训练若干步，不同步",
+    "steps, .item() every step": "训练若干步，每步调用 .item()",
+    "steps, if loss < ... every step": "训练若干步，每步判断 if loss < ...",
+    "sum of 512 rows in a Python loop": "在 Python 循环中对 512 行求和",
+    "sum of 512 rows, vectorised": "对 512 行向量化求和",
+    "model on each row in a loop": "在循环中逐行调用模型",
+    "model on all rows at once": "一次对所有行调用模型",
+    "share": "占比",
     # day 8: what same_weights_verdict compares (distributed)
     "weights": "权重",
     "sums": "和",
