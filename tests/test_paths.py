@@ -91,3 +91,14 @@ def test_no_course_path_is_built_outside_the_paths_module(path):
     joins = ['/ "notebooks"', '/ "instructor"', '/ "data"', '/ "build"', '/ "homework"']
     for pattern in ["Path(__file__)", "parents[", "ROOT /", *joins]:
         assert pattern not in text, f"{path.name} builds a course path: use helpers.paths"
+
+
+def test_the_compile_cache_leaves_a_course_folder_whose_path_has_a_space(monkeypatch, tmp_path):
+    """torch.compile passes its cache's paths to the C++ compiler unquoted (pytorch#191010)."""
+    monkeypatch.setattr(paths, "BUILD", tmp_path / "course" / "build")
+    assert paths._compile_cache() == tmp_path / "course" / "build" / "torch-compile-cache"
+    monkeypatch.setattr(paths, "ROOT", tmp_path / "GPU 课程")
+    monkeypatch.setattr(paths, "BUILD", tmp_path / "GPU 课程" / "build")
+    elsewhere = paths._compile_cache()
+    assert elsewhere.parent == Path.home() / ".cache" / "gpu-course"
+    assert not any(c.isspace() for c in elsewhere.name)

@@ -69,13 +69,15 @@ def graphs_skipped() -> int:
 
 def build_problem() -> str | None:
     """Why ``torch.compile`` cannot build its C++ code here, or None when nothing is known to stop
-    it. Inductor builds C++ (every kernel on a CPU; the ``cpp_wrapper`` calls on a GPU) against
-    PyTorch's folder and Python's, and passes those paths to the compiler unquoted (PyTorch
-    2.13; pytorch/pytorch#191010): a space in one of them splits it, and every build fails."""
+    it. Inductor builds C++ (every kernel on a CPU; the ``cpp_wrapper`` calls on a GPU) in its
+    cache folder, against PyTorch's folder and Python's, and passes those paths to the compiler
+    unquoted (PyTorch 2.13; pytorch/pytorch#191010): a space in one of them splits it, and every
+    build fails."""
     folders = [
         Path(torch.__file__).parent,
         sysconfig.get_paths()["include"],
         sysconfig.get_config_var("LIBDIR") or "",
+        os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""),
     ]
     spaced = [str(f) for f in folders if any(c.isspace() for c in str(f))]
     return text("compiled.space", folder=spaced[0]) if spaced else None

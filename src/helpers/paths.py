@@ -18,6 +18,7 @@ grading output, translations) to these.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -67,8 +68,21 @@ BUILD = ROOT / "build"
 """Ignored by git: executed copies, grading output, caches."""
 DISTRIBUTED = BUILD / "distributed"
 """Day 8's ``torchrun`` runs: what their workers wrote (results, checkpoints, final weights)."""
-COMPILE_CACHE = BUILD / "torch-compile-cache"
+
+
+def _compile_cache() -> Path:
+    inside = BUILD / "torch-compile-cache"
+    if not any(c.isspace() for c in str(inside)):
+        return inside
+    folder = hashlib.sha1(str(ROOT).encode()).hexdigest()[:10]
+    return Path.home() / ".cache" / "gpu-course" / f"torch-compile-cache-{folder}"
+
+
+COMPILE_CACHE = _compile_cache()
 """``torch.compile``'s cache (``TORCHINDUCTOR_CACHE_DIR``), shared by the notebook runs of
-``make test`` and ``make course``: a function is compiled once per machine, not once per run."""
+``make test`` and ``make course``: a function is compiled once per machine, not once per run.
+It is ``build/torch-compile-cache`` unless the course folder's path has a space: PyTorch passes
+the cache's paths to the C++ compiler unquoted (pytorch/pytorch#191010), so such a folder's
+cache is one of its own under ``~/.cache/gpu-course/`` (as ``make`` puts its environment)."""
 TRACES = BUILD / "traces"
 """Profiler traces (day 5), to open in https://ui.perfetto.dev or ``chrome://tracing``."""

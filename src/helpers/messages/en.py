@@ -824,8 +824,9 @@ MESSAGES = {
     "compiled.space": (
         "`torch.compile` cannot build C++ under a folder whose path has a space ({folder}): "
         "PyTorch passes that path to the compiler unquoted (pytorch/pytorch#191010). The fix: "
-        "an environment at a path without spaces (`make install` puts it there by itself when "
-        "the course folder's path has one)"
+        "PyTorch, Python and the compile cache (`TORCHINDUCTOR_CACHE_DIR`) at paths without "
+        "spaces (`make` and the course's own runs put them there by themselves when the course "
+        "folder's path has one)"
     ),
     "compiled.note.declined": "Inductor declined CUDA graphs (its warning says why): left out",
     "compiled.note.first_calls": "first calls {seconds:.1f} s in this process",

@@ -728,8 +728,9 @@ MESSAGES = {
     "compiled.note.unavailable": "此处不可用（{error}：{why}）",
     "compiled.space": (
         "`torch.compile` 无法在路径含空格的文件夹下构建 C++（{folder}）：PyTorch 把这个路径不加"
-        "引号地传给编译器（pytorch/pytorch#191010）。解决办法：把环境放在不含空格的路径下（课程"
-        "文件夹的路径含空格时，`make install` 会自动这样做）"
+        "引号地传给编译器（pytorch/pytorch#191010）。解决办法：让 PyTorch、Python 和编译缓存"
+        "（`TORCHINDUCTOR_CACHE_DIR`）都位于不含空格的路径下（课程文件夹的路径含空格时，`make` "
+        "和课程自己的运行会自动这样做）"
     ),
     "compiled.note.declined": "Inductor 拒绝了 CUDA graphs（它的警告说明了原因）：未纳入",
     "compiled.note.first_calls": "本进程中的首次调用耗时 {seconds:.1f} s",
