@@ -75,6 +75,34 @@ def test_install_filter_writes_the_filter_into_the_clone(clone):
     )
 
 
+def test_the_first_status_after_a_clone_runs_no_filter(tmp_path):
+    """Right after a clone every notebook is as new as the index, so git would run the filter on
+    each (seconds apiece: minutes for the course) unless the index is settled; a real change is
+    still seen."""
+    source = tmp_path / "source"
+    (source / "notebooks").mkdir(parents=True)
+    shutil.copy(paths.ROOT / ".gitattributes", source / ".gitattributes")
+    for i in range(3):
+        (source / "notebooks" / f"n{i}.ipynb").write_text("{}", encoding="utf-8")
+    run(source, "init", "-q")
+    run(source, "add", ".")
+    run(source, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "three")
+    log = tmp_path / "filter runs.log"
+    counting = f"sh -c 'echo run >> \"{log}\"; cat'"  # a clean filter that counts its runs
+    for settled in (False, True):
+        clone = tmp_path / f"clone-{settled}"
+        run(tmp_path, "clone", "-q", str(source), str(clone))
+        run(clone, "config", "filter.nbstripout.clean", counting)
+        log.write_text("", encoding="utf-8")
+        if settled:
+            git.settle_index(clone)
+        run(clone, "status", "--porcelain")
+        runs = len(log.read_text(encoding="utf-8").split())
+        assert runs == (0 if settled else 3), (settled, runs)
+    (clone / "notebooks" / "n1.ipynb").write_text('{"changed": 1}', encoding="utf-8")
+    assert run(clone, "status", "--porcelain").strip() == "M notebooks/n1.ipynb"
+
+
 def test_a_filter_whose_python_is_gone_is_not_installed(clone, tmp_path):
     """An environment deleted or moved leaves a filter git cannot run (git then commits notebooks
     with their outputs): it counts as not set up, so doctor says so and git-filter repairs it."""

@@ -21,9 +21,12 @@ already holds, it records the file's new size in the index; a real change is nev
 
 from __future__ import annotations
 
+import math
+import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from helpers.course import paths
@@ -109,7 +112,29 @@ def install_filter(root: Path | None = None, python: str | Path | None = None) -
         result = _git(root, "config", "--local", key, value)
         if result.returncode != 0:
             raise GitFilterError(f"git config {key} failed: {result.stderr.strip()}")
+    settle_index(root)
     return wanted
+
+
+def settle_index(root: Path) -> None:
+    """Spare the first ``git status`` after a clone from running the filter on every notebook.
+
+    Git trusts a file's size and time only when the file is older than the index; a file as new
+    as the index is "racily clean" (git's Documentation/technical/racy-git.txt), and a clone
+    marks such files for a content check. Right after a clone every file is one, and with the
+    filter set up each check runs nbstripout, seconds apiece (it imports nbformat): the first
+    ``git status`` took over two minutes. Here git checks them once without the filter (``cat``:
+    a file checked out from a commit is what the commit holds, which the filter leaves as it is)
+    and records their size and time, in an index newer than the files. A file changed since the
+    checkout differs from the commit, so git still sees every change."""
+    result = _git(root, "rev-parse", "--git-path", "index")
+    index = root / result.stdout.strip()  # relative in a clone, absolute in a worktree
+    if result.returncode != 0 or not index.is_file():
+        return
+    written = index.stat().st_mtime  # git may compare whole seconds: move on to the next one
+    time.sleep(max(0.0, math.floor(written) + 1 - time.time()))
+    _git(root, "-c", f"filter.{FILTER}.clean=cat", "update-index", "-q", "--refresh")
+    os.utime(index)
 
 
 def committed(path: Path, root: Path | None = None) -> str | None:
