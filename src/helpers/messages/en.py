@@ -633,6 +633,8 @@ MESSAGES = {
     ),
     # day 7's findings, cell by cell (notebooks/day07_gpu_utilization.ipynb)
     "day07.measured_on": "Measured on: **{card}**.",
+    "day07.column.ms_per": "ms per {epochs} epochs",
+    "day07.column.epochs_to": "epochs to loss < {loss}",
     "day07.epoch": (
         "One epoch, {steps} steps, `num_workers=0`: **{waiting:.2f} s waiting** for data, "
         "**{computing:.2f} s in steps**: step share **{busy:.0%}**."

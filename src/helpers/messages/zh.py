@@ -557,6 +557,8 @@ MESSAGES = {
     ),
     # 第 7 天的发现
     "day07.measured_on": "测量环境：**{card}**。",
+    "day07.column.ms_per": "每 {epochs} 个轮次的 ms",
+    "day07.column.epochs_to": "损失降到 {loss} 以下所需的轮次",
     "day07.epoch": (
         "一个轮次，{steps} 步，`num_workers=0`：**{waiting:.2f} s 在等待**数据，"
         "**{computing:.2f} s 在执行步骤**：步骤占比 **{busy:.0%}**。"
@@ -1143,6 +1145,7 @@ WORDS = {
     "every 2000": "每 2000 个轮次记录一次",
     "learning rate 0.1": "学习率 0.1",
     "learning rate 0.01": "学习率 0.01",
+    "learning rate 0.01, weight decay 1e-3": "学习率 0.01，权重衰减 1e-3",
     "one recording": "每次记录",
     "one-hot": "独热编码",
     "codes": "整数编码",
