@@ -1211,6 +1211,8 @@ MESSAGES = {
         "sharded and shows each GPU's share of the weights."
     ),
     # day 8's own plots
+    "day08.column.smallest": "smallest message, {size} bytes, measured (µs)",
+    "day08.interval": "{low:,.0f} to {high:,.0f}",
     "day08.column.compute": "compute only",
     "day08.column.ddp": "DDP step",
     "day08.column.allreduce": "all-reduce alone",

@@ -1072,6 +1072,8 @@ MESSAGES = {
         "在有 GPU 的机器上，它会分片训练宽网络，并显示每块 GPU 持有的权重份额。"
     ),
     # 第 8 天自己的图
+    "day08.column.smallest": "最小的消息，{size} 字节，测得 (µs)",
+    "day08.interval": "{low:,.0f} 至 {high:,.0f}",
     "day08.column.compute": "只计算",
     "day08.column.ddp": "DDP 一步",
     "day08.column.allreduce": "单独的全归约",
@@ -1224,6 +1226,11 @@ WORDS = {
     "peak extra memory (MB)": "额外的峰值内存 (MB)",
     "rows per second": "每秒行数",
     "copies K": "副本数 K",
+    "latency, fitted (µs)": "延迟，拟合值 (µs)",
+    "95% interval (µs)": "95% 置信区间 (µs)",
+    "bandwidth, fitted (GB/s)": "带宽，拟合值 (GB/s)",
+    "typical miss (share of the time)": "典型偏差（占时间的比例）",
+    "none": "无",
     "weights in float32 (MB)": "float32 权重 (MB)",
     "weights in bfloat16 (MB)": "bfloat16 权重 (MB)",
     "full width": "全宽",
