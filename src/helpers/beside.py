@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from helpers import receipts
-from helpers.messages import text
+from helpers.messages import text, word
 from helpers.receipts import Receipt, Shelf
 
 
@@ -183,7 +183,7 @@ def day07(
     rows, ours, theirs = [], [], []
     for name in dict.fromkeys([*figures, *receipt["day07"]]):
         for key in ("device busy share", "MFU"):
-            rows.append(f"{name}: {text('receipts.day07.' + key.replace(' ', '_'))}")
+            rows.append(f"{word(name)}: {text('receipts.day07.' + key.replace(' ', '_'))}")
             ours.append(_figure(key, figures.get(name, {}).get(key)))
             theirs.append(_figure(key, receipt["day07"].get(name, {}).get(key)))
     roofs, copies = receipt["roofs"], receipt["copies"]

@@ -48,7 +48,7 @@ from helpers.gpu import (
     memory_note,
     mps_info,
 )
-from helpers.messages import text
+from helpers.messages import text, word
 from helpers.topology import (
     binary_size,
     cache_sizes,
@@ -161,7 +161,9 @@ def torch_info() -> dict:
 
 
 def report() -> pd.DataFrame:
-    """Everything above as one table, indexed by (section, item), for day 1."""
+    """Everything above as one table, indexed by (section, item), for day 1. The items are the
+    keys of the dictionaries above; show it with :func:`helpers.show.localised` for the values'
+    words in the course's language."""
     rows = []
     cpu = cpu_info()
     caches = cpu.pop("caches")
@@ -235,6 +237,6 @@ def card_line(info: dict | None = None, lang: str | None = None) -> str:
     threads = info["torch_threads"]
     return text(
         "hardware.card_line" if threads != 1 else "hardware.card_line_one_thread", lang,
-        where=where, device=info["device"], torch=info["torch"], build=info["torch_build"],
-        threads=threads, python=info["python"],
+        where=where, device=info["device"], torch=info["torch"],
+        build=word(info["torch_build"], lang), threads=threads, python=info["python"],
     )  # fmt: skip

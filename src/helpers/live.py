@@ -164,8 +164,16 @@ class LiveView:
                 gpu = key.split("_")[0].upper()
                 parts.append(text("live.summary.busy", gpu=gpu, percent=table[key].mean()))
             elif key.endswith(("_memory_used_gb", "_memory_gb", "_allocated_gb")):
-                name = key.removesuffix("_gb").replace("_", " ")
-                parts.append(text("live.summary.peak", what=word(name), gb=table[key].max()))
+                parts.append(text("live.summary.peak", what=reading_name(key), gb=table[key].max()))
         cpu = table["process_cpu_percent"].mean()
         parts.append(text("live.summary.cpu", percent=cpu))
         return text("live.summary.joint").join(parts)
+
+
+def reading_name(column: str, lang: str | None = None) -> str:
+    """A memory reading's name in ``lang``, from its column of :attr:`LiveView.history`.
+
+    >>> reading_name("process_memory_gb", "en"), reading_name("gpu0_memory_used_gb", "zh")
+    ('process memory', 'GPU 0 已用显存')
+    """
+    return word(column.removesuffix("_gb").replace("_", " "), lang)

@@ -23,7 +23,7 @@ from helpers.memory import (
     peak_memory,
     release_free_memory,
 )
-from helpers.messages import text
+from helpers.messages import text, word
 from helpers.timing import timed
 
 __all__ = [  # the memory tools live in helpers.memory; importable from here as before
@@ -160,7 +160,7 @@ def busy_verdict(name: str, busy: float, mfu: float, kind: str) -> str:
     'busy, yet the arithmetic units mostly idle (each small operation pays its overhead).'
     """
     kind = "kernel" if kind == "kernel" else "operator"
-    head = text(f"utilisation.busy.{kind}", name=name, busy=busy, mfu=mfu)
+    head = text(f"utilisation.busy.{kind}", name=word(name), busy=busy, mfu=mfu)
     if mfu > 1:
         return text("utilisation.busy.above_peak", head=head)
     if busy < 0.5:

@@ -288,6 +288,13 @@ def test_every_message_has_a_chinese_form_with_the_same_placeholders_and_formats
         assert zh[name] != en[name] or not re.search("[A-Za-z]{4}", en[name]), name
 
 
+def test_words_with_placeholders_keep_them_and_carry_the_numbers_over():
+    for english, chinese in messages.WORDS["zh"].items():
+        assert _fields(chinese) == _fields(english), english
+    assert messages.word("lesson loop 4-10-3, 120 rows", "zh") == "课程循环 4-10-3，120 行"
+    assert messages.word("lesson loop 4-10-3, 120 rows, twice", "zh").endswith("twice")  # whole
+
+
 def test_the_language_comes_from_course_lang_then_from_the_notebooks_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("COURSE_LANG", raising=False)
     (tmp_path / "notebooks" / "zh" / "homework").mkdir(parents=True)

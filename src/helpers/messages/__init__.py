@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from pathlib import Path
 
 from helpers.messages import en, zh
@@ -59,10 +60,32 @@ def text(name: str, /, lang: str | None = None, **values) -> str:
 def word(english: str, lang: str | None = None) -> str:
     """A word the code passes in, in ``lang`` (itself when the catalog has no other form).
 
+    A catalog's word may hold placeholders, for names built with numbers that are data keys (a
+    receipt's workloads, say) and so stay English in the code; the number is carried over:
+
     >>> word("parameters", "zh"), word("parameters", "en"), word("bananas", "zh")
     ('个参数', 'parameters', 'bananas')
+    >>> word("wide 4-512-512-3, 4096 rows", "zh")
+    '宽网络 4-512-512-3，4096 行'
     """
-    return WORDS[lang or language()].get(english, english)
+    lang = lang or language()
+    if english in WORDS[lang]:
+        return WORDS[lang][english]
+    for pattern, form in _word_patterns(lang):
+        found = pattern.fullmatch(english)
+        if found:
+            return form.format(**found.groupdict())
+    return english
+
+
+@functools.cache
+def _word_patterns(lang: str) -> list[tuple[re.Pattern, str]]:
+    """The catalog's words with placeholders, each as a pattern that matches the English."""
+    return [
+        (re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(english))), form)
+        for english, form in WORDS[lang].items()
+        if "{" in english
+    ]
 
 
 @functools.cache

@@ -503,6 +503,9 @@ MESSAGES = {
         "The table below shows what the same reading says about some well-known cards."
     ),
     # day 1's findings, cell by cell (notebooks/day01_hardware.ipynb)
+    "day01.panel.title": "Watch a workload of your choice",
+    "day01.panel.size": "matrix size",
+    "day01.panel.seconds": "seconds",
     "day01.cpu": (
         "The CPU: **{name}** ({microarchitecture}, {architecture}), with **{cores} physical "
         "cores** and **{logical_cpus} logical CPUs**."
@@ -649,6 +652,10 @@ MESSAGES = {
         "On this CPU the 'busy share' is the time inside computing operators; a GPU's profile "
         "counts kernel time instead, the figure `nvidia-smi` estimates."
     ),
+    "day07.setting.lr": "learning rate {lr}",
+    "day07.setting.decay": "learning rate {lr}, weight decay {decay}",
+    "day07.panel.title": "One epoch with your loader settings",
+    "day07.panel.pixels": "JPEG pixels",
     "day07.one_epoch": (
         "{workers} worker(s), {size}×{size} JPEGs: {waiting:.2f} s waiting, {computing:.2f} s "
         "computing, busy **{busy:.0%}**."

@@ -440,6 +440,9 @@ MESSAGES = {
     "gpu.found.none": "**这里没有 GPU**（没有 CUDA、ROCm 或 MPS 设备）：课程在 CPU 上运行。",
     "gpu.found.none.table": "下表显示同样的读数对一些知名显卡会是什么样子。",
     # 第 1 天的发现
+    "day01.panel.title": "观察你选择的一个工作负载",
+    "day01.panel.size": "矩阵大小",
+    "day01.panel.seconds": "秒数",
     "day01.cpu": (
         "CPU：**{name}**（{microarchitecture}，{architecture}），有 **{cores} 个物理核心**和 "
         "**{logical_cpus} 个逻辑 CPU**。"
@@ -572,6 +575,10 @@ MESSAGES = {
         "在这台 CPU 上，“忙碌占比”是在做计算的算子内部的时间；GPU 的性能分析统计的则是内核时间，"
         "也就是 `nvidia-smi` 估计的那个数字。"
     ),
+    "day07.setting.lr": "学习率 {lr}",
+    "day07.setting.decay": "学习率 {lr}，权重衰减 {decay}",
+    "day07.panel.title": "用你的加载设置跑一个轮次",
+    "day07.panel.pixels": "JPEG 边长（像素）",
     "day07.one_epoch": (
         "{workers} 个工作进程，{size}×{size} 的 JPEG：等待 {waiting:.2f} s，计算 {computing:.2f} "
         "s，"
@@ -1145,9 +1152,6 @@ WORDS = {
     "never": "从不记录",
     "every 100": "每 100 个轮次记录一次",
     "every 2000": "每 2000 个轮次记录一次",
-    "learning rate 0.1": "学习率 0.1",
-    "learning rate 0.01": "学习率 0.01",
-    "learning rate 0.01, weight decay 1e-3": "学习率 0.01，权重衰减 1e-3",
     "one recording": "每次记录",
     "one-hot": "独热编码",
     "codes": "整数编码",
@@ -1215,6 +1219,9 @@ WORDS = {
     "GFLOP/s reached": "达到的 GFLOP/s",
     "arithmetic hours": "计算耗时（小时）",
     "loading hours": "加载耗时（小时）",
+    "lesson loop 4-10-3, {rows} rows": "课程循环 4-10-3，{rows} 行",
+    "wide 4-512-512-3, {rows} rows": "宽网络 4-512-512-3，{rows} 行",
+    "wide 4-512-512-3": "宽网络 4-512-512-3",
     "device busy share": "设备忙碌占比",
     "ms per step": "每步 ms",
     "loader": "数据加载设置",
@@ -1241,6 +1248,32 @@ WORDS = {
     "lesson loop (model-epochs/s)": "课程循环（模型·轮次/s）",
     "one batched step (model-epochs/s)": "一个批量化的步（模型·轮次/s）",
     "batched ÷ lesson loop (median ratio)": "批量化 ÷ 课程循环（中位数之比）",
+    # day 1's hardware.report() and card_line (the items stay the dictionaries' keys)
+    "section": "部分",
+    "item": "项",
+    "value": "值",
+    "CPU only": "仅 CPU",
+    "none found": "未找到",
+    "not built in": "未编译进来",
+    "no": "否",
+    "n/a": "不适用",
+    "cache {level}": "{level} 缓存",
+    "{size} (CPU {cpu} only)": "{size}（仅 CPU {cpu} 使用）",
+    "{size} (shared by CPUs {cpus})": "{size}（CPU {cpus} 共用）",
+    "unified: shared with the CPU": "统一内存：与 CPU 共用",
+    "no CUDA, ROCm or MPS device: the course runs on the CPU": (
+        "没有 CUDA、ROCm 或 MPS 设备：课程在 CPU 上运行"
+    ),
+    "size": "大小",
+    "card": "显卡",
+    "compute capability": "计算能力",
+    "architecture": "架构",
+    "tier": "级别",
+    "why": "原因",
+    "consumer": "消费级",
+    "workstation": "工作站级",
+    "data centre": "数据中心级",
+    "gpu{n} memory used": "GPU {n} 已用显存",
     # day 8: what same_weights_verdict compares (distributed)
     "weights": "权重",
     "sums": "和",
