@@ -187,6 +187,7 @@ def test_day08_needs_two_gpus(tmp_path):
     fitted = {"dist.all_reduce": 1.8e9, "ring": None}
     found = beside.day08(fitted, shelf_of(tmp_path, TWO))
     assert found.table.iloc[:, 0].tolist() == ["35.0 GB/s", "105.0 GB/s", "179.0 GB/s"]
+    assert found.table.index[0].endswith(" bytes")
     assert "2 GPUs: 2 × NVIDIA A100-SXM4-80GB, 2026-11-30" in found.table.columns[0]
     assert "**dist.all_reduce** here: 1.8 GB/s fitted" in found.text and "99×" in found.text
     one = beside.day08(fitted, receipts.load_all(FIXTURES / "one_gpu", None))
@@ -199,6 +200,8 @@ def test_the_sentences_exist_in_chinese(monkeypatch, tmp_path):
     found = beside.day01(HERE_CARD, shelf_of(tmp_path, ONE))
     assert found.table.columns[1] == "NVIDIA H100 80GB HBM3，2026-11-28（你的收据）"
     assert "与本机并列" in found.text
+    ring = beside.day08({"dist.all_reduce": 1.8e9}, shelf_of(tmp_path, TWO)).table
+    assert ring.index[0].endswith(" 字节")
 
 
 def test_show_displays_the_sentences_and_the_table(capsys, tmp_path):

@@ -175,3 +175,15 @@ def test_declined_cuda_graphs_are_left_out(monkeypatch):
     assert "hand-written step, CUDA graphs" not in ready
     assert notes["hand-written step, CUDA graphs"].startswith("Inductor declined CUDA graphs")
     assert len(ready) == 2 and "hand-written step, torch.compile" in ready
+
+
+def test_the_styled_table_shows_chinese_headers_and_names_and_keeps_its_keys(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    variants = {"lesson loop, .item() every 100 epochs": 500e-6, "hand-written step": 100e-6}
+    table = compiled.end_to_end(variants, {}, {}, 20_000, "lesson loop, .item() every 100 epochs")
+    html = compiled.styled(table).to_html()
+    assert all(w in html for w in ("课程循环，每 100 个轮次调用一次 .item()", "手写的训练步"))
+    assert "20,000 个轮次，热缓存 (s)" in html and "回本点，冷缓存（轮次）" in html
+    assert "hand-written step" in table.index and "compile, cold cache (s)" in table.columns
+    said = compiled.advice(table, 20_000, 10**6)
+    assert "**手写的训练步**" in said and "hand-written" not in said

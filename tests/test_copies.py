@@ -128,3 +128,24 @@ def test_streams_say_whether_the_copy_overlapped(one, two, words, monkeypatch):
 
     monkeypatch.setenv("COURSE_LANG", "en")
     assert words in streams_finding(one, two, "cpu")
+
+
+def test_every_variant_has_a_chinese_name_and_the_findings_use_it(monkeypatch):
+    from helpers.messages import word
+
+    pools = copies.CopyPools(torch.device("meta"), 4096)  # tensors need no GPU; only names read
+    for kind in ("cpu", "cuda", "mps"):
+        pools.device = torch.device(kind)
+        for name in pools.variants(4096):
+            assert word(name, "zh") != name, name
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    table = pd.concat(
+        [
+            frame("CPU memory, copy_ into a buffer", STAYS),
+            frame("CPU memory, clone() allocates", [(1024, 9e-6), (2**26, 0.129)]),
+        ]
+    )
+    first = copies.variant_findings(table[table["variant"].str.contains("copy_")])[0]
+    assert first.startswith("**CPU 内存，copy_ 进已有缓冲区**")
+    allocation = copies.allocation_finding(table, "cpu")
+    assert "*CPU 内存，clone() 新分配缓冲区*" in allocation and "allocates" not in allocation

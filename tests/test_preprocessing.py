@@ -181,3 +181,11 @@ def test_the_base_rate_names_the_majority_to_guess(monkeypatch):
     assert "guessing 'disease' is right 61%" in base_rate_note(0.61)
     monkeypatch.setenv("COURSE_LANG", "zh")
     assert "总是猜“没病”的正确率是 54%" in base_rate_note(139 / 303)
+
+
+def test_errors_speak_the_course_language(split, monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    with pytest.raises(ValueError, match="缺少必需的列：chol。"):
+        HeartPreprocessor()(split[0].drop(columns=["chol"]), is_train=True)
+    with pytest.raises(NotFittedError, match="还没有拟合"):
+        HeartPreprocessor()(split[1], is_train=False)

@@ -93,3 +93,15 @@ def test_day_5_speaks_chinese(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
     assert recording.runs_note(2000, 20000) == "每次运行 2000 个轮次（不是那位学员的 20000 个）。"
     assert "比它们的中位数低" in recording.price_finding(FIT, LINE, ITEM, 3.1, 20000, 2000, TOTALS)
+
+
+def test_day_5_shows_its_conditions_and_variants_in_chinese_keeping_the_keys(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    rounds = recording.rounds_note(500, [["every 5", "never"], ["never", "every 5"]])
+    assert "第 1 轮：每 5 个轮次记录一次、从不记录；第 2 轮：" in rounds
+    notes = {"amortised: 10 epochs per compiled call": "x", "hand-written step, CUDA graphs": "y"}
+    said = recording.same_losses_note(notes)
+    assert "摊销：每次调用编译后的代码跑 10 个轮次：x；手写的训练步，CUDA 图：y" in said
+    fastest = recording.fastest_finding("hand-written step", 4.0, 2, 300, 1e-4, 5e-7)
+    assert "**手写的训练步**" in fastest
+    assert recording.live_run("every 200", 2000, "cpu", 0.32).startswith("每 200 个轮次记录一次，")

@@ -73,6 +73,13 @@ def test_explain_names_the_regime_and_its_reason():
     assert "**bandwidth-bound**, moving the bytes takes most" in copy
 
 
+def test_explain_shows_the_workload_s_name_in_the_course_s_language(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    wide = Workload("wide network, 1000 rows", 2e9, 12e6, 0.025)
+    assert explain(wide, ROOF).startswith("**宽网络，1000 行**")
+    assert wide.name == "wide network, 1000 rows"
+
+
 def test_the_roofs_are_measured_on_this_machine():
     peak = roofline.measure_peak_flops("cpu", size=128)
     bandwidth = roofline.measure_bandwidth("cpu", elements=2**16)

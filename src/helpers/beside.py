@@ -209,7 +209,7 @@ def day08(fitted: dict[str, float | None], found: Shelf | None = None) -> Beside
     column = text("receipts.day08.column", label=label(receipt), gpus=ring["gpus"])
     table = pd.DataFrame(
         {column: [gigabytes(p["bus_bytes_per_s"]) for p in ring["points"]]},
-        index=[f"{p['bytes']:,} bytes" for p in ring["points"]],
+        index=[text("copies.bytes", n=p["bytes"]) for p in ring["points"]],
     )
     best = max(p["bus_bytes_per_s"] for p in ring["points"])
     notes = [heading(found, receipt)]

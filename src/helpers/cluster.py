@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from helpers.messages import text
+from helpers.messages import text, word
 
 
 def measured_on(card: str, why: str, processes: int, backend: str) -> str:
@@ -72,10 +72,10 @@ def failure_price(twice: int, killed_s: float, calm_s: float) -> str:
 
 def memory_fits(billions: float, gpus: int, recipe: str, fits: Sequence[str]) -> str:
     """Which ways of sharding fit in 80 GB per GPU, or that none does."""
-    said = {"billions": billions, "gpus": gpus, "recipe": recipe}
+    said = {"billions": billions, "gpus": gpus, "recipe": word(recipe)}
     if not fits:
         return text("cluster.memory.none", **said)
-    return text("cluster.memory", fits=", ".join(fits), **said)
+    return text("cluster.memory", fits=text("cluster.joint").join(map(word, fits)), **said)
 
 
 def fsdp_finding(gpus: int | None, local: int = 0, params: int = 0) -> str:

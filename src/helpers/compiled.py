@@ -38,7 +38,8 @@ import pandas as pd
 import torch
 
 from helpers import loops, paths
-from helpers.messages import text
+from helpers.messages import text, word
+from helpers.show import localised
 
 MakeStep = Callable[[], loops.Step]
 
@@ -247,7 +248,9 @@ def end_to_end(
 
 def styled(table: pd.DataFrame):
     """:func:`end_to_end`'s table for a notebook: seconds to a tenth, epochs whole, a
-    break-even that never comes as "never", what was not measured said so."""
+    break-even that never comes as "never", what was not measured said so, the headers and the
+    variants' names in the course's language (:func:`helpers.show.localised`; the table keeps
+    its English keys)."""
 
     def epochs(value: float) -> str:
         if math.isnan(value):
@@ -256,7 +259,7 @@ def styled(table: pd.DataFrame):
 
     even = [c for c in table.columns if c.startswith("break-even")]
     missing = text("compiled.not_measured")
-    return table.style.format("{:,.1f}", na_rep=missing).format(epochs, subset=even)
+    return localised(table, "{:,.1f}", na_rep=missing).format(epochs, subset=even)
 
 
 def advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:
@@ -272,10 +275,10 @@ def advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:
         short = (compile_s + epochs * per_epoch).idxmin()
         long = (compile_s + long_epochs * per_epoch).idxmin()
         said = {
-            "short": short,
+            "short": word(short),
             "epochs": epochs,
             "short_s": (compile_s + epochs * per_epoch)[short],
-            "long": long,
+            "long": word(long),
             "long_epochs": long_epochs,
             "long_s": (compile_s + long_epochs * per_epoch)[long],
         }

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 import torch
 
-from helpers.messages import text
+from helpers.messages import text, word
 
 POOL_BYTES = 64 * 2**20
 """The smallest pool the pieces are cut from (larger than the caches of most CPUs)."""
@@ -79,7 +79,9 @@ class CopyPools:
         self.target = torch.zeros(floats, device=device)  # written now: its pages exist
 
     def variants(self, n_bytes: int) -> dict[str, Callable[[], object]]:
-        """The copies compared at one size, each a function that copies one run's pieces."""
+        """The copies compared at one size, each a function that copies one run's pieces, by
+        name (English: the names are the table's keys; :func:`helpers.messages.word` shows them
+        in the course's language)."""
         sources, targets = _pieces(self.host, n_bytes), _pieces(self.target, n_bytes)
         pinned = _pieces(self.pinned, n_bytes) if self.pinned is not None else sources
         count = pieces_per_run(n_bytes)
@@ -188,7 +190,7 @@ def _bytes(n: int) -> str:
 def variant_findings(part) -> list[str]:
     """Sentences about one variant's rows (``bytes``, ``median_s``, ``GB/s``): the fixed cost,
     the peak rate, many small copies against one large one, and what happens above the peak."""
-    name = part["variant"].iloc[0]
+    name = word(part["variant"].iloc[0])  # the variant, in the course's language
     quickest = part.loc[part["median_s"].idxmin()]  # no copy costs less than the fixed part
     fastest = part.loc[part["GB/s"].idxmax()]
     fixed, rate = quickest["median_s"], fastest["GB/s"]
@@ -242,9 +244,9 @@ def allocation_finding(copies, device_type: str) -> str | None:
     return text(
         "copies.allocation",
         size=_bytes(int(largest["bytes"].iloc[0])),
-        alloc=alloc["variant"].iloc[0],
+        alloc=word(alloc["variant"].iloc[0]),
         alloc_ms=a * 1e3,
-        plain=plain["variant"].iloc[0],
+        plain=word(plain["variant"].iloc[0]),
         plain_ms=p * 1e3,
         ratio=a / p,
         note=allocation_note(device_type),

@@ -77,19 +77,11 @@ def plan(device: torch.device | str | None = None, want: int = 2) -> Plan:
         count = torch.cuda.device_count()
         if count >= 2:
             n = min(want, count)
-            return Plan("nccl", "cuda", n, f"{count} NVIDIA GPUs: NCCL, one GPU per process.")
-        return Plan(
-            "gloo",
-            "cpu",
-            want,
-            "One NVIDIA GPU: NCCL needs one GPU per process, so the processes run on the CPU "
-            "with gloo (the FSDP cell uses the GPU).",
-        )
+            return Plan("nccl", "cuda", n, text("distributed.plan.nccl", count=count))
+        return Plan("gloo", "cpu", want, text("distributed.plan.one_gpu"))
     if device.type == "mps":
-        return Plan(
-            "gloo", "cpu", want, "Apple GPU: MPS has no distributed backend, so gloo on the CPU."
-        )
-    return Plan("gloo", "cpu", want, "No GPU: gloo, PyTorch's CPU backend, over loopback TCP.")
+        return Plan("gloo", "cpu", want, text("distributed.plan.mps"))
+    return Plan("gloo", "cpu", want, text("distributed.plan.cpu"))
 
 
 def backend_for(device: torch.device | str) -> str:

@@ -104,12 +104,12 @@ def largest_batch_that_fits(step, batch: int, smallest: int = 1) -> tuple[int, l
         except Exception as err:
             if not is_out_of_memory(err) or batch // 2 < smallest:
                 raise
-            log.append(f"batch {batch}: out of memory ({type(err).__name__})")
+            log.append(text("memory.log.out", batch=batch, error=type(err).__name__))
             if torch.cuda.is_available():
                 torch.cuda.empty_cache()  # give the failed attempt's blocks back
             batch //= 2
             continue
-        log.append(f"batch {batch}: fits")
+        log.append(text("memory.log.fits", batch=batch))
         return batch, log
 
 

@@ -9,7 +9,8 @@ Used as in the lesson, an instance is called like a function::
 It is also a scikit-learn transformer (``fit``, ``transform``, ``fit_transform``,
 ``get_feature_names_out``; usable in a ``Pipeline``; picklable), built on scikit-learn's own
 ``SimpleImputer``, ``StandardScaler`` and ``OneHotEncoder``. Day 4 builds it and its homework
-compares a learner's class with it.
+compares a learner's class with it. Its error messages are in the course's language
+(:mod:`helpers.messages`, catalog names ``preprocessing.error.*``).
 
 >>> from helpers.data import HEART_FEATURES, load_heart
 >>> X = load_heart()[HEART_FEATURES]
@@ -107,10 +108,7 @@ class HeartPreprocessor(TransformerMixin, BaseEstimator):
         if is_train:
             return self.fit_transform(X)
         if not hasattr(self, "transformer_"):
-            raise NotFittedError(
-                "This HeartPreprocessor has not been fitted yet: call it on the training rows "
-                "first, prep(X_train, is_train=True), then prep(X_test, is_train=False)."
-            )
+            raise NotFittedError(text("preprocessing.error.not_fitted"))
         return self.transform(X)
 
     # scikit-learn's interface ---------------------------------------------------------------------
@@ -118,12 +116,13 @@ class HeartPreprocessor(TransformerMixin, BaseEstimator):
     def fit(self, X: pd.DataFrame, y=None) -> HeartPreprocessor:
         """Learn the fill values, scaling and categories from the training rows ``X``."""
         if self.strategy not in STRATEGIES:
+            choices = ", ".join(map(repr, STRATEGIES))
             raise ValueError(
-                f"strategy={self.strategy!r} is not one of {', '.join(map(repr, STRATEGIES))}."
+                text("preprocessing.error.strategy", strategy=self.strategy, choices=choices)
             )
         unknown = [c for c in self.categorical if c not in HEART_FEATURES]
         if unknown:
-            raise ValueError(f"categorical names columns that are not features: {unknown}.")
+            raise ValueError(text("preprocessing.error.categorical", unknown=unknown))
         features = self._check(X)
         numeric = [c for c in HEART_FEATURES if c not in self.categorical]
         numeric_steps = [SimpleImputer(strategy=self.strategy)]
@@ -160,34 +159,23 @@ class HeartPreprocessor(TransformerMixin, BaseEstimator):
     def _check(X, fitting: bool = True) -> pd.DataFrame:
         """The 13 feature columns of ``X`` in the course's order, or a clear error."""
         if not isinstance(X, pd.DataFrame):
-            raise TypeError(
-                f"HeartPreprocessor needs a pandas DataFrame with named columns, got "
-                f"{type(X).__name__}. Use the frame from helpers.data.load_heart()."
-            )
+            raise TypeError(text("preprocessing.error.not_frame", kind=type(X).__name__))
         if len(X) == 0:
-            raise ValueError("The DataFrame is empty: there are no rows to preprocess.")
+            raise ValueError(text("preprocessing.error.empty"))
         missing = [c for c in HEART_FEATURES if c not in X.columns]
         if missing:
-            raise ValueError(
-                f"Missing required column(s): {', '.join(missing)}. HeartPreprocessor needs all "
-                f"13 features: {', '.join(HEART_FEATURES)}."
-            )
+            said = {"missing": ", ".join(missing), "features": ", ".join(HEART_FEATURES)}
+            raise ValueError(text("preprocessing.error.missing", **said))
         features = X[HEART_FEATURES]
         for column in HEART_FEATURES:
             if not pd.api.types.is_numeric_dtype(features[column]):
                 values = pd.to_numeric(features[column], errors="coerce")
                 bad = features[column][values.isna() & features[column].notna()].unique()[:3]
-                raise ValueError(
-                    f"Column {column!r} must hold numbers but has text such as "
-                    f"{', '.join(map(repr, bad))}. Write missing values as NaN (read the CSV with "
-                    "na_values='?')."
-                )
+                said = {"column": column, "examples": ", ".join(map(repr, bad))}
+                raise ValueError(text("preprocessing.error.text", **said))
         empty = [c for c in HEART_FEATURES if features[c].isna().all()]
         if empty and fitting:
-            raise ValueError(
-                f"Column(s) {', '.join(empty)} have no values at all in the training rows: "
-                "there is nothing to learn a fill value from."
-            )
+            raise ValueError(text("preprocessing.error.no_values", columns=", ".join(empty)))
         return features
 
 

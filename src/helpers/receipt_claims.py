@@ -12,7 +12,7 @@ import pandas as pd
 
 from helpers.beside import Beside, heading, here, label, microseconds, or_load
 from helpers.claims import STUDENT_EPOCHS, STUDENT_RUNS, Judgement, judge_issue
-from helpers.messages import text
+from helpers.messages import text, word
 from helpers.receipts import Receipt, Shelf
 
 
@@ -89,7 +89,7 @@ def beside(
     if receipt is None:
         return Beside(heading(found, None))
     prices = day05_prices(receipt)
-    names = {"lesson": receipt["day05"]["lesson"], "fastest": receipt["day05"]["fastest"]}
+    names = {k: word(receipt["day05"][k]) for k in ("lesson", "fastest")}  # data keys, shown
     index = [text(f"receipts.day05.{k}", **names) for k in DAY05_ROWS]
     table = pd.DataFrame(
         {
@@ -101,10 +101,10 @@ def beside(
     notes = [heading(found, receipt)]
     there = day05_judgement(receipt)
     if there is not None:
+        said = {"here": verdict.shown_verdict(), "there": there.shown_verdict()}
         notes.append(
-            text("receipts.day05.verdict", here=verdict.verdict, there=there.verdict,
-                 label=label(receipt), evidence=there.evidence)
-        )  # fmt: skip
+            text("receipts.day05.verdict", **said, label=label(receipt), evidence=there.evidence)
+        )
     elif busy_share(receipt) is None:
         notes.append(text("receipts.day05.no_busy"))
     else:

@@ -4,7 +4,9 @@ Each function takes the numbers a cell of ``day05_logging_frequency.ipynb`` meas
 the sentence the lesson shows (:func:`helpers.show.say`), worded in the message catalog
 (:mod:`helpers.messages`, keys ``recording.*``). Where a sentence depends on the numbers (a
 device or a language that differs, a measurement above or below another), the function decides,
-so the notebook holds no conclusion written in advance.
+so the notebook holds no conclusion written in advance. The names the lesson's code keys its
+results by (conditions such as ``"every 100"``, variants such as ``"hand-written step"``) stay
+English in the code and are shown through :func:`helpers.messages.word`.
 
 >>> print(runs_note(2000, 20000))
 2000 epochs per run (not the student's 20000).
@@ -63,8 +65,10 @@ def fits_finding(student, yours, single_runs_say) -> str:
 
 def rounds_note(epochs: int, order: Sequence[Sequence[str]]) -> str:
     """The first two rounds' shuffled order of a comparison."""
+    joint = text("recording.round.names_joint")
     rounds = text("recording.round.joint").join(
-        text("recording.round", i=i, names=", ".join(names)) for i, names in enumerate(order[:2], 1)
+        text("recording.round", i=i, names=joint.join(map(word, names)))
+        for i, names in enumerate(order[:2], 1)
     )
     return text("recording.rounds", epochs=epochs, rounds=rounds)
 
@@ -173,7 +177,10 @@ def roofline_finding(
 
 def same_losses_note(notes: Mapping[str, str]) -> str:
     """Every variant computed the lesson's losses; what compiling each one took or why not."""
-    each = text("recording.round.joint").join(f"{name}: {note}" for name, note in notes.items())
+    each = text("recording.round.joint").join(
+        text("recording.same_losses.note", name=word(name), note=note)
+        for name, note in notes.items()
+    )
     return text("recording.same_losses", notes=each)
 
 
@@ -183,7 +190,7 @@ def fastest_finding(
     """The fastest variant against the lesson loop, and how far it still is from arithmetic."""
     return text(
         "recording.fastest",
-        best=best,
+        best=word(best),
         speedup=speedup,
         repeats=repeats,
         epochs=epochs,
@@ -208,7 +215,7 @@ def epoch_times_finding(low_us: float, high_us: float) -> str:
 def live_run(label: str, epochs: int, on: str, seconds: float) -> str:
     """One live run of the knob panel."""
     return text(
-        "recording.live", label=label, epochs=epochs, on=on, seconds=seconds,
+        "recording.live", label=word(label), epochs=epochs, on=on, seconds=seconds,
         epoch_us=seconds / epochs * 1e6,
     )  # fmt: skip
 
@@ -232,7 +239,7 @@ def summary(found: Mapping, judgements: Sequence, advice: str) -> str:
         arithmetic=found["arithmetic"],
         inside=found["inside"],
         loop=found["loop"],
-        best=found["best"],
+        best=word(found["best"]),
         speedup=found["speedup"],
         advice=advice,
         verdicts=verdicts,

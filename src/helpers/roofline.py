@@ -78,7 +78,9 @@ class Roof:
 
 @dataclass(frozen=True)
 class Workload:
-    """One measured piece of work: its FLOPs, the bytes it moves, and its measured time."""
+    """One measured piece of work: its FLOPs, the bytes it moves, and its measured time. The
+    ``name`` stays as given (English in the lessons); sentences and plots show it through
+    :func:`helpers.messages.word`."""
 
     name: str
     flops: float
@@ -173,7 +175,7 @@ def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
     where = above_roof(work, roof) or text("roofline.reach", reach=reach, roof=roof.label)
     head = text(
         "roofline.head",
-        name=work.name,
+        name=word(work.name),
         intensity=work.intensity,
         gflops=work.achieved / 1e9,
         where=where,
@@ -304,7 +306,11 @@ def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, sh
             s=60,
             marker=markers[found],
             zorder=3,
-            label=label("roofline.plot.point", name=work.name, found=word(found, plot_language())),
+            label=label(
+                "roofline.plot.point",
+                name=word(work.name, plot_language()),
+                found=word(found, plot_language()),
+            ),
         )
     ax.set(
         xscale="log",

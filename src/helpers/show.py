@@ -134,8 +134,9 @@ def table_html(frame) -> str | None:
 
 def localised(frame, formats=None, na_rep: str | None = None, lang: str | None = None):
     """``frame`` styled for a notebook, its words in the course's language: the column headers,
-    the row labels, the index's name and the text cells go through :func:`word`. Only what is
-    shown changes; the frame keeps its English keys, which the lesson's code indexes by.
+    the row labels, the index's and the columns' names and the text cells go through
+    :func:`word`. Only what is shown changes; the frame keeps its English keys, which the
+    lesson's code indexes by.
     ``formats`` are ``Styler.format``'s (keyed by the English column names), ``na_rep`` too.
 
     >>> import pandas as pd
@@ -151,7 +152,8 @@ def localised(frame, formats=None, na_rep: str | None = None, lang: str | None =
         return word(value, lang) if isinstance(value, str) else value
 
     names = [words(name) for name in frame.index.names]
-    styler = frame.rename_axis(index=names).style
+    column_names = [words(name) for name in frame.columns.names]
+    styler = frame.rename_axis(index=names, columns=column_names).style
     texts = [frame.columns[i] for i in text_columns(frame)]
     styler = styler.format(words, subset=texts, na_rep=na_rep)
     if formats is not None:  # on their own columns only (a dict of formats resets the others)

@@ -30,7 +30,7 @@ from helpers.crossover import (
     judge_lesson_range,
     lesson_bound,
 )
-from helpers.messages import text
+from helpers.messages import text, word
 from helpers.paths import GPU_REFERENCE
 from helpers.work import bytes_per_step, flops_per_step, step_time
 
@@ -69,7 +69,7 @@ def sweep(
     ]
     label = progress if isinstance(progress, str) else "sweep"
     table = []
-    for name, widths, n in tqdm(points, desc=label, unit="point", disable=progress is False):
+    for name, widths, n in tqdm(points, desc=word(label), unit="point", disable=progress is False):
         row = step_time(widths, n, device=device, min_run_time=min_run_time)
         row |= {
             "model": name,

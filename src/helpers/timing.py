@@ -28,6 +28,7 @@ import torch
 from tqdm.auto import tqdm
 
 from helpers.device import synchronize
+from helpers.messages import word
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -160,7 +161,7 @@ def compare(
         raise ValueError("compare() needs at least one variant")
     label = progress if isinstance(progress, str) else "compare"
     runs = (warmup + repeats) * len(variants)
-    bar = tqdm(total=runs, desc=label, unit="run", disable=progress is False)
+    bar = tqdm(total=runs, desc=word(label), unit="run", disable=progress is False)
     with bar:
         for fn in variants.values():
             for _ in range(warmup):

@@ -39,6 +39,19 @@ def test_doctor_reports_the_setup(no_gpu, capsys, monkeypatch):
     assert "All good" in out
 
 
+def test_doctor_speaks_chinese_in_the_chinese_edition(no_gpu, capsys, monkeypatch):
+    monkeypatch.setattr(doctor, "_nvidia_gpu_present", lambda: True)
+    monkeypatch.setattr(torch.version, "cuda", None)
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert doctor.doctor() == 0
+    out = capsys.readouterr().out
+    assert out.startswith("课程环境检查\n")
+    assert "  课程使用的设备     cpu\n" in out  # a Chinese character takes two columns
+    assert "  Heart 数据         正常\n" in out
+    assert "警告：这台机器有 NVIDIA GPU，但 PyTorch 是仅 CPU 的构建版本" in out
+    assert "一切就绪（有警告）：课程将在 cpu 上运行。" in out
+
+
 @pytest.mark.slow
 def test_doctor_with_a_missing_device_gives_the_clear_error_not_a_traceback():
     result = run_helpers("doctor", COURSE_DEVICE="cuda" if not torch.cuda.is_available() else "xpu")

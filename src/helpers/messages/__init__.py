@@ -61,7 +61,9 @@ def word(english: str, lang: str | None = None) -> str:
     """A word the code passes in, in ``lang`` (itself when the catalog has no other form).
 
     A catalog's word may hold placeholders, for names built with numbers that are data keys (a
-    receipt's workloads, say) and so stay English in the code; the number is carried over:
+    receipt's workloads, say) and so stay English in the code; the number is carried over. Where
+    several match, the one with the most fixed text wins (``"N = {n}, {m} machines"`` over
+    ``"N = {n}"``):
 
     >>> word("parameters", "zh"), word("parameters", "en"), word("bananas", "zh")
     ('个参数', 'parameters', 'bananas')
@@ -71,7 +73,7 @@ def word(english: str, lang: str | None = None) -> str:
     lang = lang or language()
     if english in WORDS[lang]:
         return WORDS[lang][english]
-    for pattern, form in _word_patterns(lang):
+    for pattern, form in _word_patterns(lang):  # the most specific first
         found = pattern.fullmatch(english)
         if found:
             return form.format(**found.groupdict())
@@ -80,11 +82,16 @@ def word(english: str, lang: str | None = None) -> str:
 
 @functools.cache
 def _word_patterns(lang: str) -> list[tuple[re.Pattern, str]]:
-    """The catalog's words with placeholders, each as a pattern that matches the English."""
+    """The catalog's words with placeholders, each as a pattern that matches the English, those
+    with the most fixed text first."""
+    templates = [english for english in WORDS[lang] if "{" in english]
+    templates.sort(key=lambda english: -len(re.sub(r"\{\w+\}", "", english)))
     return [
-        (re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(english))), form)
-        for english, form in WORDS[lang].items()
-        if "{" in english
+        (
+            re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(english))),
+            WORDS[lang][english],
+        )
+        for english in templates
     ]
 
 

@@ -127,6 +127,31 @@ MESSAGES = {
         "orphaned tensors. Move the model first, then make the optimiser."
     ),
     # helpers.preprocessing (day 4)
+    "preprocessing.error.no_values": (
+        "Column(s) {columns} have no values at all in the training rows: there is nothing to "
+        "learn a fill value from."
+    ),
+    "preprocessing.error.text": (
+        "Column {column!r} must hold numbers but has text such as {examples}. Write missing "
+        "values as NaN (read the CSV with na_values='?')."
+    ),
+    "preprocessing.error.missing": (
+        "Missing required column(s): {missing}. HeartPreprocessor needs all 13 features: "
+        "{features}."
+    ),
+    "preprocessing.error.empty": "The DataFrame is empty: there are no rows to preprocess.",
+    "preprocessing.error.not_frame": (
+        "HeartPreprocessor needs a pandas DataFrame with named columns, got {kind}. Use the "
+        "frame from helpers.data.load_heart()."
+    ),
+    "preprocessing.error.categorical": (
+        "categorical names columns that are not features: {unknown}."
+    ),
+    "preprocessing.error.strategy": "strategy={strategy!r} is not one of {choices}.",
+    "preprocessing.error.not_fitted": (
+        "This HeartPreprocessor has not been fitted yet: call it on the training rows first, "
+        "prep(X_train, is_train=True), then prep(X_test, is_train=False)."
+    ),
     "preprocessing.code.up_and_down": (
         "{codes}: the disease rate goes up and down with the code, so no single weight on "
         "the code can follow it; one-hot encoding gives each code its own column and weight."
@@ -202,6 +227,8 @@ MESSAGES = {
         "into an existing buffer (*{plain}*) **{plain_ms:,.2f} ms** ({ratio:.1f}×). {note}"
     ),
     # helpers.memory (day 7)
+    "memory.log.fits": "batch {batch}: fits",
+    "memory.log.out": "batch {batch}: out of memory ({error})",
     "memory.autocast.ampere": "compute capability {cc}: tensor cores run bfloat16 (from 8.0 on)",
     "memory.autocast.volta": (
         "compute capability {cc}: tensor cores run float16 but not bfloat16 (that needs 8.0), and "
@@ -437,6 +464,16 @@ MESSAGES = {
         "{right:.0%} of the time: every model below must beat that."
     ),
     # day 4's other findings, cell by cell (notebooks/day04_heart_preprocessor.ipynb)
+    "day04.panel.one_hot": "one-hot",
+    "day04.panel.scale": "scale",
+    "day04.panel.fill": "fill",
+    "day04.panel.title": "Preprocessing choices against the cross-validated score",
+    "day04.reordered": "columns in another order give the same result: {same} | ignored: {ignored}",
+    "day04.broken": "{what}: {error}",
+    "day04.pickled": "pickled pipeline predicts the same: {same}",
+    "day04.output_columns": "output columns: {columns}",
+    "day04.same_transform": "fit then transform == called with is_train: {same}",
+    "day04.before_fitting": "Before fitting: {error}",
     "day04.missing_in": "{n} in `{column}`",
     "day04.joint": ", ",
     "day04.patients": "**{n} patients**, **{missing} missing values** ({where}).",
@@ -470,6 +507,10 @@ MESSAGES = {
         "of {gap:+.1f} percentage points between the two is {patients:.0f} patient(s). {verdict}"
     ),
     # day 3's findings, cell by cell (notebooks/day03_call_and_modules.ipynb)
+    "day03.own_call": "nn.Linear defines its own __call__? {defines}",
+    "day03.mro": "its classes, most specific first: {classes}",
+    "day03.parameter_shapes": "parameter shapes: {shapes}",
+    "day03.registered": "registered sub-modules: {modules}",
     "day03.running_means": "tick was called {calls} times; running means: {means}",
     "day03.same": "same outputs: {outputs}; same gradients: {grads}",
     "day03.through_call": "through __call__: {calls} pre-hook calls, output shapes {shapes}",
@@ -545,6 +586,9 @@ MESSAGES = {
         "on this machine; on an NVIDIA GPU this cell compares one stream with two."
     ),
     # day 2's findings, cell by cell (notebooks/day02_devices.ipynb)
+    "day02.panel.size": "size: 2^n bytes",
+    "day02.panel.title": "Time a copy of your chosen size",
+    "day02.joint": "; ",
     "day02.devices": "Devices here: **{devices}**. The course uses **{device}**.",
     "day02.still": "After `x.to(target)` without assignment, `x` is still on **{device}**.",
     "day02.moved": "After `x = x.to(target)`, `x` is on **{device}**.",
@@ -581,6 +625,7 @@ MESSAGES = {
     "takeoff.side.reference": "{gpu}",
     "takeoff.side.lesson": "the lesson's one GPU run",
     # day 6's findings, cell by cell (notebooks/day06_gpu_takeoff.ipynb)
+    "day06.curve": "{model} on {device}",
     "day06.measured_on": "Measured on: **{card}** (all usable threads, PyTorch's default).",
     "day06.panel.title": "Time one step of your choosing",
     "day06.panel.model": "model",
@@ -635,6 +680,11 @@ MESSAGES = {
         "noise)."
     ),
     # day 7's findings, cell by cell (notebooks/day07_gpu_utilization.ipynb)
+    "day07.recognised": "recognised as out of memory: {oom}",
+    "day07.where.pretend": (
+        "a pretend {mb:.0f} MB device (no GPU here; the error class is PyTorch's real one)"
+    ),
+    "day07.where.gpu": "this GPU ({gb:.0f} GB)",
     "day07.measured_on": "Measured on: **{card}**.",
     "day07.column.ms_per": "ms per {epochs} epochs",
     "day07.column.epochs_to": "epochs to loss < {loss}",
@@ -860,6 +910,8 @@ MESSAGES = {
     "profiling.row.kernel": "kernels",
     "profiling.x": "time (µs from the first event)",
     # helpers.recording: day 5's findings, cell by cell
+    "recording.round.names_joint": ", ",
+    "recording.same_losses.note": "{name}: {note}",
     "recording.measured_on": "Measured on: **{card}**. PyTorch uses 1 thread here, on purpose.",
     "recording.one_thread": "one thread",
     "recording.arithmetic": (
@@ -980,6 +1032,11 @@ MESSAGES = {
         "Verdicts, part by part: {verdicts}."
     ),
     # day 5's own plots
+    "day05.panel.epochs": "epochs",
+    "day05.panel.device": "device",
+    "day05.panel.every": "record",
+    "day05.panel.title": "Run one condition live",
+    "day05.quartiles": "{low:.2f} to {high:.2f}",
     "day05.column.median_s": "median (s)",
     "day05.column.q1_s": "first quartile (s)",
     "day05.column.q3_s": "third quartile (s)",
@@ -1161,6 +1218,7 @@ MESSAGES = {
         "{miss}"
     ),
     # helpers.cluster: day 8's findings, cell by cell
+    "cluster.joint": ", ",
     "cluster.measured_on": (
         "Measured on: **{card}**. {why} This lesson runs **{n} processes** with backend "
         "**{backend}**."
@@ -1218,6 +1276,10 @@ MESSAGES = {
         "sharded and shows each GPU's share of the weights."
     ),
     # day 8's own plots
+    "day08.panel.recipe": "recipe",
+    "day08.panel.gpus": "GPUs",
+    "day08.panel.billions": "parameters (billions)",
+    "day08.panel.title": "Memory per GPU for weights, gradients and optimizer states",
     "day08.column.smallest": "smallest message, {size} bytes, measured (µs)",
     "day08.interval": "{low:,.0f} to {high:,.0f}",
     "day08.column.compute": "compute only",
@@ -1229,6 +1291,13 @@ MESSAGES = {
     "day08.plot.allreduce_us": "time per all-reduce (µs)",
     "day08.plot.ring_title": "All-reduce on {n} processes ({backend}), with the fitted curves",
     # day 8: distributed.same_weights_verdict and the learning-rate cells (05, 11, 13)
+    "distributed.plan.cpu": "No GPU: gloo, PyTorch's CPU backend, over loopback TCP.",
+    "distributed.plan.mps": "Apple GPU: MPS has no distributed backend, so gloo on the CPU.",
+    "distributed.plan.one_gpu": (
+        "One NVIDIA GPU: NCCL needs one GPU per process, so the processes run on the CPU "
+        "with gloo (the FSDP cell uses the GPU)."
+    ),
+    "distributed.plan.nccl": "{count} NVIDIA GPUs: NCCL, one GPU per process.",
     "distributed.identical": "{head} end with **identical** {things} (bit for bit).",
     "distributed.same": (
         "{head} end with the **same** {things}: the largest difference, {difference:.1e}, is "
@@ -1273,4 +1342,75 @@ MESSAGES = {
     "hardware.card_line_one_thread": (
         "{where} | device {device} | torch {torch} ({build}), {threads} thread | Python {python}"
     ),
+    "doctor.title": "Course setup check",
+    "doctor.os": "OS",
+    "doctor.pytorch": "{version} (build: {build})",
+    "doctor.cuda": "CUDA available",
+    "doctor.mps": "MPS available",
+    "doctor.yes": "True",
+    "doctor.no": "False",
+    "doctor.devices": "devices",
+    "doctor.device": "course device",
+    "doctor.device.missing": "NOT AVAILABLE",
+    "doctor.device.unset": "{error} Unset COURSE_DEVICE to let the course choose.",
+    "doctor.cpu": "{cpu} ({usable} usable of {logical} logical)",
+    "doctor.memory": "memory",
+    "doctor.mode": "mode",
+    "doctor.mode.fast": "fast (COURSE_FAST=1)",
+    "doctor.mode.full": "full",
+    "doctor.packages": "Packages",
+    "doctor.package.missing": "MISSING",
+    "doctor.package.install": (
+        "{name} is not installed: run `make install` (or `pip install -e .`)."
+    ),
+    "doctor.tested": "tested versions",
+    "doctor.tested.no_lock": "no requirements-lock.txt here: versions not compared",
+    "doctor.tested.differ": "{n} installed package(s) differ (see the warning)",
+    "doctor.tested.ok": "ok (every package as in requirements-lock.txt)",
+    "doctor.sandbox": "grading sandbox",
+    "doctor.sandbox.ok": "ok ({detail})",
+    "doctor.sandbox.missing": "not available: {detail}",
+    "doctor.filter": "notebook filter",
+    "doctor.filter.no_clone": "not a git clone: nothing to keep out of commits",
+    "doctor.filter.ok": "ok (outputs stay out of git commits)",
+    "doctor.filter.off": "off: `python -m helpers git-filter` keeps outputs out of commits",
+    "doctor.heart": "Heart data",
+    "doctor.ok": "ok",
+    "doctor.heart.problem": "PROBLEM",
+    "doctor.joint": ", ",
+    "doctor.warn.more": "{shown} and {n} more",
+    "doctor.warn.torch": (
+        "PyTorch {version} is not the tested {tested}; the course should work, but if "
+        "something breaks, try `make install TORCH_SPEC=torch=={tested}`."
+    ),
+    "doctor.warn.versions": (
+        "Versions outside the tested set: {shown}. The course should work; if something "
+        "breaks, `make install` installs the tested versions (requirements-lock.txt)."
+    ),
+    "doctor.warn.cpu_build": (
+        "This machine has an NVIDIA GPU but PyTorch is a CPU-only build, so the course runs on "
+        "the CPU. Fix: reinstall a CUDA build, e.g. `make install "
+        "TORCH_INDEX=https://download.pytorch.org/whl/cu128` (pick the CUDA version for your "
+        "driver at {url})."
+    ),
+    "doctor.warn.driver": (
+        "PyTorch is built for CUDA {cuda} but sees no GPU: the driver may be too old for this "
+        "build. Check `nvidia-smi`: the 'CUDA Version' it shows needs at least the same major "
+        "version as {cuda} (within one major version, CUDA's minor-version compatibility lets "
+        "a newer build run), else install a build for an older CUDA."
+    ),
+    "doctor.warn.compile": (
+        "{problem}. Everything else runs; day 5's compiled variants are left out."
+    ),
+    "doctor.warn.mps": (
+        "This is an Apple silicon Mac but MPS is not available: update macOS (12.3+) and check "
+        "that Python is a native arm64 build (`python -c 'import platform; "
+        "print(platform.machine())'` should print arm64)."
+    ),
+    "doctor.warning": "WARNING: {warning}",
+    "doctor.error": "ERROR: {error}",
+    "doctor.good": "All good: the course will run on {device}.",
+    "doctor.good.warnings": "All good (with warnings): the course will run on {device}.",
+    "day00.loss_not_down": "The loss did not go down: training is broken.",
+    "day00.fix_errors": "Fix the errors reported above, then run this cell again.",
 }

@@ -113,6 +113,25 @@ MESSAGES = {
         "已被丢弃的旧张量。先移动模型，再创建优化器。"
     ),
     # helpers.preprocessing
+    "preprocessing.error.no_values": "列 {columns} 在训练行中一个值都没有：无从学习填补值。",
+    "preprocessing.error.text": (
+        "列 {column!r} 应当只含数字，却含有文本，例如 {examples}。缺失值要写成 NaN（读取 CSV "
+        "时传入 na_values='?'）。"
+    ),
+    "preprocessing.error.missing": (
+        "缺少必需的列：{missing}。HeartPreprocessor 需要全部 13 个特征：{features}。"
+    ),
+    "preprocessing.error.empty": "这个 DataFrame 是空的：没有可以预处理的行。",
+    "preprocessing.error.not_frame": (
+        "HeartPreprocessor 需要一个带列名的 pandas DataFrame，收到的却是 {kind}。请使用 "
+        "helpers.data.load_heart() 返回的 DataFrame。"
+    ),
+    "preprocessing.error.categorical": "categorical 中有些列不是特征：{unknown}。",
+    "preprocessing.error.strategy": "strategy={strategy!r} 不是 {choices} 之一。",
+    "preprocessing.error.not_fitted": (
+        "这个 HeartPreprocessor 还没有拟合：先在训练行上调用它，prep(X_train, is_train=True)，"
+        "然后才能调用 prep(X_test, is_train=False)。"
+    ),
     "preprocessing.code.up_and_down": (
         "{codes}：患病率随编码忽高忽低，编码上的单个权重无法跟上它；"
         "独热编码让每个编码都有自己的列和权重。"
@@ -161,7 +180,7 @@ MESSAGES = {
     "copies.fixed": (
         "**{name}**：没有一次拷贝短于 {fixed_us:.1f} µs（{quickest:,} 字节的那次），"
         "这是固定开销的上限；"
-        "吞吐量峰值为 {rate:.1f} GB/s（在 {at} 时）。按这个速率，固定开销的时间内能搬运 "
+        "吞吐量峰值为 {rate:.1f} GB/s（在 {at}时）。按这个速率，固定开销的时间内能搬运 "
         "{balance_kib:,.0f} KiB：远小于这个大小的拷贝，时间大多花在固定开销上。"
     ),
     "copies.pieces": (
@@ -183,6 +202,8 @@ MESSAGES = {
         "拷进已有缓冲区的（*{plain}*）耗时 **{plain_ms:,.2f} ms**（{ratio:.1f}×）。{note}"
     ),
     # helpers.memory
+    "memory.log.fits": "批量 {batch}：放得下",
+    "memory.log.out": "批量 {batch}：内存不足（{error}）",
     "memory.autocast.ampere": "计算能力 {cc}：张量核心支持 bfloat16（从 8.0 起）",
     "memory.autocast.volta": (
         "计算能力 {cc}：张量核心支持 float16 但不支持 bfloat16（需要 8.0），"
@@ -381,6 +402,16 @@ MESSAGES = {
         "下面的每个模型都必须超过它。"
     ),
     # 第 4 天的其他发现
+    "day04.panel.one_hot": "独热编码",
+    "day04.panel.scale": "标准化",
+    "day04.panel.fill": "填补方式",
+    "day04.panel.title": "预处理的选择与交叉验证得分",
+    "day04.reordered": "列换一种顺序，结果相同：{same} | 被忽略的列：{ignored}",
+    "day04.broken": "{what}：{error}",
+    "day04.pickled": "经过 pickle 序列化的流水线预测结果不变：{same}",
+    "day04.output_columns": "输出的列：{columns}",
+    "day04.same_transform": "先 fit 再 transform 与带 is_train 调用的结果相同：{same}",
+    "day04.before_fitting": "拟合之前：{error}",
     "day04.missing_in": "`{column}` 中 {n} 个",
     "day04.joint": "，",
     "day04.patients": "**{n} 位患者**，**{missing} 个缺失值**（{where}）。",
@@ -411,6 +442,10 @@ MESSAGES = {
         "{gap:+.1f} 个百分点的准确率差距相当于 {patients:.0f} 位患者。{verdict}"
     ),
     # 第 3 天的发现
+    "day03.own_call": "nn.Linear 自己定义了 __call__ 吗？{defines}",
+    "day03.mro": "它的类，从最具体的排起：{classes}",
+    "day03.parameter_shapes": "参数的形状：{shapes}",
+    "day03.registered": "注册的子模块：{modules}",
     "day03.running_means": "tick 被调用了 {calls} 次；累计均值：{means}",
     "day03.same": "输出相同：{outputs}；梯度相同：{grads}",
     "day03.through_call": "通过 __call__：{calls} 次前置钩子调用，输出形状 {shapes}",
@@ -478,6 +513,9 @@ MESSAGES = {
         "在 NVIDIA GPU 上，这个单元会比较一个流和两个流。"
     ),
     # 第 2 天的发现
+    "day02.panel.size": "大小：2^n 字节",
+    "day02.panel.title": "测量你选定大小的一次拷贝",
+    "day02.joint": "；",
     "day02.devices": "这里的设备：**{devices}**。课程使用 **{device}**。",
     "day02.still": "执行 `x.to(target)` 而不赋值之后，`x` 仍在 **{device}** 上。",
     "day02.moved": "执行 `x = x.to(target)` 之后，`x` 在 **{device}** 上。",
@@ -510,6 +548,7 @@ MESSAGES = {
     "takeoff.side.reference": "{gpu}",
     "takeoff.side.lesson": "课程中那一次 GPU 运行",
     # 第 6 天的发现
+    "day06.curve": "{model}（在 {device} 上）",
     "day06.measured_on": "测量环境：**{card}**（使用全部可用线程，PyTorch 的默认设置）。",
     "day06.panel.title": "测量你选的一步",
     "day06.panel.model": "模型",
@@ -559,6 +598,11 @@ MESSAGES = {
         "{kept:.2f}×（每种设置只运行一次：小的比值请当作噪声）。"
     ),
     # 第 7 天的发现
+    "day07.recognised": "被识别为内存不足：{oom}",
+    "day07.where.pretend": (
+        "一台假想的 {mb:.0f} MB 设备（这里没有 GPU；错误类型是 PyTorch 真实的那个）"
+    ),
+    "day07.where.gpu": "这块 GPU（{gb:.0f} GB）",
     "day07.measured_on": "测量环境：**{card}**。",
     "day07.column.ms_per": "每 {epochs} 个轮次的 ms",
     "day07.column.epochs_to": "损失降到 {loss} 以下所需的轮次",
@@ -572,7 +616,7 @@ MESSAGES = {
     ),
     "day07.peak": "这台设备的峰值：**{peak:,.1f} GFLOP/s**（{threads} 个线程）。",
     "day07.operator_share": (
-        "在这台 CPU 上，“忙碌占比”是在做计算的算子内部的时间；GPU 的性能分析统计的则是内核时间，"
+        "在这台 CPU 上，“忙碌占比”是在做计算的算子内耗时；GPU 的性能分析统计的则是内核时间，"
         "也就是 `nvidia-smi` 估计的那个数字。"
     ),
     "day07.setting.lr": "学习率 {lr}",
@@ -656,8 +700,8 @@ MESSAGES = {
     "claims.verdict.not supported": "不成立",
     "claims.verdict.supported (second half only)": "成立（仅后半部分）",
     "claims.verdict.not testable": "在 {device} 上无法检验",
-    "claims.verdict.loose: could be time inside operators": "含糊：可能是算子内部的时间",
-    "claims.verdict.loose: more than time inside operators": "含糊：不止是算子内部的时间",
+    "claims.verdict.loose: could be time inside operators": "含糊：可能是算子内耗时",
+    "claims.verdict.loose: more than time inside operators": "含糊：不止是算子内耗时",
     "claims.line": "- **{verdict}**（{part}）：{evidence}",
     "claims.single.noise": "{n} 次单独的运行无法给一次记录定价：从中看不出任何直线，无论直不直。",
     "claims.single.drift": (
@@ -721,11 +765,11 @@ MESSAGES = {
     "claims.compute.head": (
         "{epochs} 个轮次 {seconds:g} s，即每个轮次 {per_epoch}。若当作纯计算"
         "（每个轮次 {flops:,.0f} 次浮点运算），那是 {gflops:.3g} GFLOP/s，比本机自己的峰值低 "
-        "{below:,.0f}×：它不是计算时间。在这里，{epochs} 个轮次中算子自身的时间是 "
+        "{below:,.0f}×：它不是算术时间。在这里，{epochs} 个轮次中算子自身的时间是 "
         "{inside_total:.2g} s（每个轮次 {inside}）"
     ),
     "claims.compute.inside": (
-        "{head}：这 {seconds:g} s 在它的两倍以内，所以可能是算子内部的时间"
+        "{head}：这 {seconds:g} s 在它的两倍以内，所以可能是算子内耗时"
         "（在 GPU 上，内核无论计算多少都要花几微秒）；课程没有说明，"
         "所以它的剩余时长也没有明确的定义。"
     ),
@@ -764,13 +808,15 @@ MESSAGES = {
     "profiling.row.kernel": "内核",
     "profiling.x": "时间（距第一个事件的 µs）",
     # helpers.recording
+    "recording.round.names_joint": "、",
+    "recording.same_losses.note": "{name}：{note}",
     "recording.measured_on": "测量环境：**{card}**。这里 PyTorch 特意只用 1 个线程。",
     "recording.one_thread": "单线程",
     "recording.arithmetic": (
         "一个轮次是 **{flops:,} 次浮点运算**；这台设备的峰值是 **{peak:,.1f} GFLOP/s**（{where}），"
         "所以在耗时 **{epoch_us:,.0f} µs** 的一个轮次里，计算只需要 **{arithmetic_us:.2f} µs**。"
-        "算子内部的时间是 **{inside_us:,.0f} µs**（占轮次的 {inside_share:.0%}），"
-        "是计算时间的 {ratio:,.0f}×：作用在小张量上的算子，代价远超它所做的加法和乘法。"
+        "算子内耗时是 **{inside_us:,.0f} µs**（占轮次的 {inside_share:.0%}），"
+        "是算术时间的 {ratio:,.0f}×：作用在小张量上的算子，代价远超它所做的加法和乘法。"
     ),
     "recording.runs.same": "每次运行 {epochs} 个轮次（与那位学员相同）。",
     "recording.runs.other": "每次运行 {epochs} 个轮次（不是那位学员的 {student} 个）。",
@@ -849,7 +895,7 @@ MESSAGES = {
     "recording.fastest": (
         "\n\n- 每个轮次最快的变体是 **{best}**，速度是每 100 个轮次记录一次的课程循环的 "
         "**{speedup:.1f}×**（{repeats} 轮、每轮 {epochs} 个轮次的中位数）。\n"
-        "- 它每个轮次仍需 **{best_us:.1f} µs**，是计算时间（{arithmetic_us:.2f} µs）的 "
+        "- 它每个轮次仍需 **{best_us:.1f} µs**，是算术时间（{arithmetic_us:.2f} µs）的 "
         "**{ratio:,.0f}×**：剩下的是生成代码在小张量上自身的工作，以及残余的开销。"
     ),
     "recording.compile.fast": (
@@ -871,11 +917,16 @@ MESSAGES = {
     "recording.summary": (
         "**这次运行在 {device} 上发现了什么。** 那位学员的表格{student}给一次记录定价；"
         "你的扫描{yours}（{price}），直线{line}。课程的轮次是**{regime}**："
-        "计算占 {arithmetic:.2%}，算子内部的时间占 {inside:.0%}，空的 `for` 循环占底噪的 "
-        "{loop:.2g}%。每个轮次最快的改法 {best}，速度是每 100 个轮次记录一次的课程循环的 "
+        "算术时间占 {arithmetic:.2%}，算子内耗时占 {inside:.0%}，空的 `for` 循环占底噪的 "
+        "{loop:.2g}%。每个轮次最快的改法是 **{best}**，速度是每 100 个轮次记录一次的课程循环的 "
         "**{speedup:.1f}×**。{advice} 逐项的结论：{verdicts}。"
     ),
     # 第 5 天自己的图
+    "day05.panel.epochs": "轮次",
+    "day05.panel.device": "设备",
+    "day05.panel.every": "记录",
+    "day05.panel.title": "现场运行一种条件",
+    "day05.quartiles": "{low:.2f} 至 {high:.2f}",
     "day05.column.median_s": "中位数（s）",
     "day05.column.q1_s": "第一四分位数（s）",
     "day05.column.q3_s": "第三四分位数（s）",
@@ -931,7 +982,7 @@ MESSAGES = {
     ),
     "receipts.day05.item": "单独一次 .item()",
     "receipts.day05.recording": "循环中的一次记录（它的代价 b）",
-    "receipts.day05.launches": "启动一个轮次 的内核（启动开销的底噪）",
+    "receipts.day05.launches": "启动一个轮次的内核（启动开销的底噪）",
     "receipts.day05.lesson": "课程循环的一个轮次（{lesson}）",
     "receipts.day05.kept": "损失留在设备上的一个轮次（没有等待）",
     "receipts.day05.fastest": "最快变体的一个轮次（{fastest}）",
@@ -1028,6 +1079,7 @@ MESSAGES = {
         "{head}，带宽 **{value:.2f} GB/s**（95% 区间 {low} 至 {high} GB/s，按{unit}计）；{miss}"
     ),
     # helpers.cluster
+    "cluster.joint": "、",
     "cluster.measured_on": (
         "测量环境：**{card}**。{why} 本课用后端 **{backend}** 运行 **{n} 个进程**。"
     ),
@@ -1079,6 +1131,10 @@ MESSAGES = {
         "在有 GPU 的机器上，它会分片训练宽网络，并显示每块 GPU 持有的权重份额。"
     ),
     # 第 8 天自己的图
+    "day08.panel.recipe": "训练配置",
+    "day08.panel.gpus": "GPU 数",
+    "day08.panel.billions": "参数（十亿）",
+    "day08.panel.title": "每块 GPU 上权重、梯度和优化器状态占用的内存",
     "day08.column.smallest": "最小的消息，{size} 字节，测得 (µs)",
     "day08.interval": "{low:,.0f} 至 {high:,.0f}",
     "day08.column.compute": "只计算",
@@ -1090,6 +1146,15 @@ MESSAGES = {
     "day08.plot.allreduce_us": "每次全归约的时间（µs）",
     "day08.plot.ring_title": "{n} 个进程上的全归约（{backend}），以及拟合的曲线",
     # day 8: distributed.same_weights_verdict and the learning-rate cells (05, 11, 13)
+    "distributed.plan.cpu": (
+        "没有 GPU：使用 gloo（PyTorch 的 CPU 通信后端），经由本机回环 TCP 通信。"
+    ),
+    "distributed.plan.mps": "Apple GPU：MPS 没有分布式通信后端，所以用 gloo 在 CPU 上运行。",
+    "distributed.plan.one_gpu": (
+        "一块 NVIDIA GPU：NCCL 要求每个进程一块 GPU，所以这些进程用 gloo 在 CPU 上运行（FSDP 那"
+        "个单元会用到 GPU）。"
+    ),
+    "distributed.plan.nccl": "{count} 块 NVIDIA GPU：NCCL，每个进程一块 GPU。",
     "distributed.identical": "{head}最终的{things}**完全相同**（逐位一致）。",
     "distributed.same": (
         "{head}最终的{things}**相同**：最大差异 {difference:.1e} 在容差 {tolerance:.0e} 之内"
@@ -1129,6 +1194,73 @@ MESSAGES = {
     "hardware.card_line_one_thread": (
         "{where} | 设备 {device} | torch {torch}（{build}），{threads} 个线程 | Python {python}"
     ),
+    "doctor.title": "课程环境检查",
+    "doctor.os": "操作系统",
+    "doctor.pytorch": "{version}（构建版本：{build}）",
+    "doctor.cuda": "CUDA 可用",
+    "doctor.mps": "MPS 可用",
+    "doctor.yes": "是",
+    "doctor.no": "否",
+    "doctor.devices": "可用设备",
+    "doctor.device": "课程使用的设备",
+    "doctor.device.missing": "不可用",
+    "doctor.device.unset": "{error} 取消 COURSE_DEVICE 的设置，让课程自己选择设备。",
+    "doctor.cpu": "{cpu}（{logical} 个逻辑处理器中可用 {usable} 个）",
+    "doctor.memory": "内存",
+    "doctor.mode": "模式",
+    "doctor.mode.fast": "快速（COURSE_FAST=1）",
+    "doctor.mode.full": "完整",
+    "doctor.packages": "软件包",
+    "doctor.package.missing": "未安装",
+    "doctor.package.install": "{name} 没有安装：运行 `make install`（或 `pip install -e .`）。",
+    "doctor.tested": "测试过的版本",
+    "doctor.tested.no_lock": "这里没有 requirements-lock.txt：没有比较版本",
+    "doctor.tested.differ": "有 {n} 个已安装的软件包版本不同（见下面的警告）",
+    "doctor.tested.ok": "正常（每个软件包都与 requirements-lock.txt 一致）",
+    "doctor.sandbox": "评分沙箱",
+    "doctor.sandbox.ok": "正常（{detail}）",
+    "doctor.sandbox.missing": "不可用：{detail}",
+    "doctor.filter": "notebook 过滤器",
+    "doctor.filter.no_clone": "不是 git 克隆：没有需要挡在提交之外的东西",
+    "doctor.filter.ok": "正常（输出不会进入 git 提交）",
+    "doctor.filter.off": "未开启：运行 `python -m helpers git-filter`，输出就不会进入提交",
+    "doctor.heart": "Heart 数据",
+    "doctor.ok": "正常",
+    "doctor.heart.problem": "有问题",
+    "doctor.joint": "、",
+    "doctor.warn.more": "{shown}，另有 {n} 个",
+    "doctor.warn.torch": (
+        "PyTorch {version} 不是测试过的 {tested}；课程应该能运行，但如果出了问题，请试试 `make "
+        "install TORCH_SPEC=torch=={tested}`。"
+    ),
+    "doctor.warn.versions": (
+        "这些软件包的版本不在测试过的范围内：{shown}。课程应该能运行；如果出了问题，`make "
+        "install` 会安装测试过的版本（requirements-lock.txt）。"
+    ),
+    "doctor.warn.cpu_build": (
+        "这台机器有 NVIDIA GPU，但 PyTorch 是仅 CPU 的构建版本，所以课程在 CPU 上运行。修复："
+        "重新安装一个 CUDA 构建版本，例如 `make install "
+        "TORCH_INDEX=https://download.pytorch.org/whl/cu128`（在 {url} 选择适合你的驱动程序的 "
+        "CUDA 版本）。"
+    ),
+    "doctor.warn.driver": (
+        "PyTorch 是为 CUDA {cuda} 构建的，却看不到 GPU：驱动程序对这个构建版本来说可能太旧了。"
+        "检查 `nvidia-smi`：它显示的“CUDA Version”的主版本号至少要与 {cuda} "
+        "的相同（在同一个主版本内，CUDA 的次版本兼容性让更新的构建版本也能运行），"
+        "否则请安装为更旧的 CUDA 构建的版本。"
+    ),
+    "doctor.warn.compile": "{problem}。其他部分都能运行；第 5 天的编译变体会被略过。",
+    "doctor.warn.mps": (
+        "这是一台 Apple 芯片的 Mac，但 MPS 不可用：请把 macOS 更新到 12.3 或更高版本，并确认 "
+        "Python 是原生 arm64 构建（`python -c 'import platform; print(platform.machine())'` "
+        "应当输出 arm64）。"
+    ),
+    "doctor.warning": "警告：{warning}",
+    "doctor.error": "错误：{error}",
+    "doctor.good": "一切就绪：课程将在 {device} 上运行。",
+    "doctor.good.warnings": "一切就绪（有警告）：课程将在 {device} 上运行。",
+    "day00.loss_not_down": "损失没有下降：训练出了问题。",
+    "day00.fix_errors": "先修复上面报告的错误，然后再运行这个单元。",
 }
 
 WORDS = {
@@ -1281,4 +1413,159 @@ WORDS = {
     "the ring and all_reduce in every group": "每个进程组中的环形算法与 all_reduce ",
     "the run that lost a worker and the undisturbed one": "丢失一个 worker 的运行与未受干扰的运行",
     "the 8 stacked copies and the 8 trained alone": "堆叠的 8 个副本与单独训练的 8 个模型",
+    "sweep on {device}": "在 {device} 上扫描",
+    "batch sizes": "批量大小",
+    "loader settings": "数据加载设置",
+    "learning rates": "学习率",
+    "models per launch": "每次启动的模型数",
+    "habits": "习惯",
+    "precision": "精度",
+    "widths": "宽度",
+    "not measured": "未测量",
+    "full width, batch {batch}": "全宽，批量大小 {batch}",
+    "half width, batch {batch}": "半宽，批量大小 {batch}",
+    "local rank": "本地进程编号",
+    "world size": "进程总数",
+    "process id": "进程 ID",
+    "host": "主机",
+    "backend": "通信后端",
+    "restart": "重启次数",
+    "in order": "原顺序",
+    "shuffled, epoch {n}": "打乱后，第 {n} 个轮次",
+    "processes": "进程数",
+    "tensor (bytes)": "张量（字节）",
+    "sent by each rank (counted)": "每个 rank 发送的字节（计数）",
+    "2(N-1)/N × tensor": "2(N-1)/N × 张量",
+    "largest difference from dist.all_reduce": "与 dist.all_reduce 的最大差异",
+    "wide network, ms per step": "宽网络，每步 ms",
+    "default buckets": "默认的桶",
+    "ms per step, 1 process": "每步 ms，1 个进程",
+    "ms per step, {n} processes": "每步 ms，{n} 个进程",
+    "speed-up": "加速比",
+    "efficiency": "效率",
+    "wide, strong": "宽网络，强扩展",
+    "wide, weak": "宽网络，弱扩展",
+    "small, strong": "小网络，强扩展",
+    "wide network ({mb} MB float32), N = {n}": "宽网络（{mb} MB float32），N = {n}",
+    "1B parameters (2 GB bf16), N = {n}": "10 亿参数（2 GB bf16），N = {n}",
+    "1B parameters (2 GB bf16), N = {n}, {m} machines": (
+        "10 亿参数（2 GB bf16），N = {n}，{m} 台机器"
+    ),
+    "{link} ({bandwidth} GB/s, stated)": "{link}（{bandwidth} GB/s，标称）",
+    "GB per GPU": "每块 GPU 的 GB",
+    "mixed precision + Adam": "混合精度 + Adam",
+    "float32 + SGD with momentum": "float32 + 带动量的 SGD",
+    "DDP (nothing sharded)": "DDP（不分片）",
+    "ZeRO-1 (optimizer states)": "ZeRO-1（分片优化器状态）",
+    "ZeRO-2 (+ gradients)": "ZeRO-2（再加梯度）",
+    "ZeRO-3 / FSDP (+ weights)": "ZeRO-3 / FSDP（再加权重）",
+    "thing": "东西",
+    "a function": "一个函数",
+    "a lambda": "一个 lambda",
+    "an object with __call__": "一个其类定义了 __call__ 的对象",
+    "a number": "一个数字",
+    "a list": "一个列表",
+    "attribute": "属性",
+    "kind": "种类",
+    "parameter": "参数",
+    "buffer": "缓冲区",
+    "plain tensor": "普通张量",
+    "device after .to()": ".to() 之后所在的设备",
+    "in parameters()": "在 parameters() 中",
+    "in state_dict()": "在 state_dict() 中",
+    "layer": "层",
+    "type": "类型",
+    "output shape": "输出形状",
+    "dtype": "数据类型（dtype）",
+    "missing": "缺失值个数",
+    "distinct values": "不同取值的个数",
+    "train mean": "训练集均值",
+    "train std": "训练集标准差",
+    "test mean": "测试集均值",
+    "test std": "测试集标准差",
+    "column": "列",
+    "disease rate per code": "各编码的患病率",
+    "the rate, as the code grows": "编码增大时患病率的走向",
+    "accuracy": "准确率",
+    "logistic regression": "逻辑回归",
+    "MLP ({epochs} epochs on {device})": "MLP（在 {device} 上训练 {epochs} 个轮次）",
+    "the MLP": "MLP",
+    "a column missing": "缺了一列",
+    "text in a numeric column": "数值列里有文本",
+    "an empty frame": "空的 DataFrame",
+    "cross-validation": "交叉验证",
+    "this machine": "本机",
+    "shape": "形状",
+    "copies": "拷贝",
+    "bytes": "字节",
+    "Apple GPU (MPS), memory shared with the CPU": "Apple GPU（MPS），与 CPU 共用内存",
+    "target: {target}": "目标：{target}",
+    "model.to(target) returns the same module object": "model.to(target) 返回的是同一个模块对象",
+    "the model's parameters are now on the target": "模型的参数现在在目标设备上",
+    "x.to(target) returns a new tensor": "x.to(target) 返回一个新张量",
+    "the new tensor is on the target": "新张量在目标设备上",
+    "the old tensor has not moved": "原来的张量没有移动",
+    "CPU memory, copy_ into a buffer": "CPU 内存，copy_ 进已有缓冲区",
+    "CPU memory, clone() allocates": "CPU 内存，clone() 新分配缓冲区",
+    "pageable -> GPU, copy_": "可分页内存 -> GPU，copy_",
+    "pinned -> GPU, copy_": "锁页内存 -> GPU，copy_",
+    "pinned -> GPU, copy_ non_blocking": "锁页内存 -> GPU，copy_ non_blocking",
+    "pageable -> GPU, .to() allocates": "可分页内存 -> GPU，.to() 新分配缓冲区",
+    "host -> MPS, copy_": "主机内存 -> MPS，copy_",
+    "host -> MPS, .to() allocates": "主机内存 -> MPS，.to() 新分配缓冲区",
+    "recordings": "记录次数",
+    "remaining (s)": "剩余时长 (s)",
+    "runs": "运行次数",
+    "every 2": "每 2 个轮次记录一次",
+    "every 5": "每 5 个轮次记录一次",
+    "every 20": "每 20 个轮次记录一次",
+    "every 200": "每 200 个轮次记录一次",
+    "every 500": "每 500 个轮次记录一次",
+    "every 1000": "每 1000 个轮次记录一次",
+    "one run per interval": "每种间隔各跑一次",
+    "shuffled rounds": "随机顺序的各轮",
+    "fixes": "各种改法",
+    "µs per epoch": "每个轮次的耗时 (µs)",
+    "share of the epoch": "占轮次的比例",
+    "arithmetic time": "算术时间",
+    "time inside operators": "算子内耗时",
+    "overhead (remaining)": "开销（其余部分）",
+    "wall time": "实际耗时",
+    "estimate": "估计值",
+    "95% interval: low": "95% 置信区间：下限",
+    "95% interval: high": "95% 置信区间：上限",
+    "a: everything else (s per run)": "a：其余的一切（每次运行的 s）",
+    "b: one recording inside the loop (µs)": "b：循环中的一次记录（µs）",
+    "bend across the measured range (ms)": "测量范围内的弯曲（ms）",
+    "phase": "阶段",
+    "lesson epoch": "课程的一个轮次",
+    "wide network, {rows} rows": "宽网络，{rows} 行",
+    "chain, eager": "运算链，eager 模式",
+    "chain, compiled": "运算链，编译后",
+    "lesson loop, .item() every {n} epochs": "课程循环，每 {n} 个轮次调用一次 .item()",
+    "losses kept on the device": "损失留在设备上",
+    "hand-written step": "手写的训练步",
+    "hand-written step, torch.compile": "手写的训练步，torch.compile",
+    "hand-written step, CUDA graphs": "手写的训练步，CUDA 图",
+    "amortised: {n} epochs per compiled call": "摊销：每次调用编译后的代码跑 {n} 个轮次",
+    "median (s)": "中位数 (s)",
+    "epochs per second": "每秒轮次数",
+    "speed-up over the lesson loop (median of the rounds)": "相对课程循环的加速比（各轮的中位数）",
+    "middle half of the rounds": "各轮的中间一半",
+    "compile, cold cache (s)": "编译，冷缓存 (s)",
+    "compile, warm cache (s)": "编译，热缓存 (s)",
+    "{n} epochs, cold cache (s)": "{n} 个轮次，冷缓存 (s)",
+    "{n} epochs, warm cache (s)": "{n} 个轮次，热缓存 (s)",
+    "break-even, cold (epochs)": "回本点，冷缓存（轮次）",
+    "break-even, warm (epochs)": "回本点，热缓存（轮次）",
+    "1. without the profiler, no recordings (3 runs)": "1. 不开性能分析器，不记录（3 次运行）",
+    "2. one {n}-epoch run per interval, fastest": "2. 每种间隔各跑一次 {n} 个轮次，最快的",
+    "2. one {n}-epoch run per interval, slowest": "2. 每种间隔各跑一次 {n} 个轮次，最慢的",
+    "5. `a` per epoch, from the straight line": "5. 每个轮次的 `a`，来自拟合的直线",
+    "8. 'never', median of section 3's rounds": "8. “从不记录”，第 3 节各轮的中位数",
+    "9. the lesson loop, every 100 epochs, median": "9. 课程循环，每 100 个轮次记录一次，中位数",
+    "lesson loop, .item() every epoch": "课程循环，每个轮次调用一次 .item()",
+    "hand-written step, amortised, {n} epochs per call": (
+        "手写的训练步，摊销，每次调用跑 {n} 个轮次"
+    ),
 }

@@ -3,7 +3,9 @@
 It reports Python, PyTorch and its build, the device the course will use, the course's packages and
 its data, and warns with the fix when something is off (an NVIDIA GPU with a CPU-only PyTorch, a
 driver too old for the build, an Apple silicon Mac without MPS, the grading sandbox missing, a
-space in a path that ``torch.compile`` builds against).
+space in a path that ``torch.compile`` builds against). It speaks the course's language
+(:func:`helpers.messages.language`): English in a terminal unless ``COURSE_LANG=zh``, Chinese in
+the Chinese edition's day 0.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import importlib.metadata as metadata
 import platform
 import shutil
 import sys
+import unicodedata
 from pathlib import Path
 
 import torch
@@ -23,6 +26,7 @@ from helpers.course import paths
 from helpers.data import DataFileError, load_heart
 from helpers.device import DeviceUnavailableError, available_devices, get_device
 from helpers.hardware import card, torch_build
+from helpers.messages import text, word
 
 CUDA_INSTALL = "https://pytorch.org/get-started/locally/"
 
@@ -79,66 +83,84 @@ def untested_versions(lock: Path | None = None) -> list[str]:
     return found
 
 
+def _width(label: str) -> int:
+    """How many columns ``label`` takes in a terminal (a Chinese character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in label)
+
+
 def _row(label: str, value: object) -> None:
-    print(f"  {label:<18} {value}")
+    """One line of the report: ``label`` padded to 18 columns, then ``value``.
+
+    >>> _row("OS", "Linux"); _row("操作系统", "Linux")
+      OS                 Linux
+      操作系统           Linux
+    """
+    print(f"  {label}{' ' * max(0, 18 - _width(label))} {value}")
+
+
+def _flag(value: bool) -> str:
+    return text("doctor.yes" if value else "doctor.no")
 
 
 def _machine(errors: list[str]) -> torch.device | None:
     """Report Python, PyTorch and the device; return the course's device (None if unusable)."""
     _row("Python", f"{platform.python_version()} ({sys.executable})")
-    _row("OS", f"{platform.system()} {platform.release()} ({platform.machine()})")
-    _row("PyTorch", f"{torch.__version__} (build: {torch_build()})")
-    _row("CUDA available", torch.cuda.is_available())
-    _row("MPS available", torch.backends.mps.is_available())
-    _row("devices", ", ".join(available_devices()))
+    _row(text("doctor.os"), f"{platform.system()} {platform.release()} ({platform.machine()})")
+    build = word(torch_build())
+    _row("PyTorch", text("doctor.pytorch", version=torch.__version__, build=build))
+    _row(text("doctor.cuda"), _flag(torch.cuda.is_available()))
+    _row(text("doctor.mps"), _flag(torch.backends.mps.is_available()))
+    _row(text("doctor.devices"), ", ".join(available_devices()))
     try:
         device = get_device()
     except DeviceUnavailableError as err:
-        _row("course device", "NOT AVAILABLE")
-        errors.append(f"{err} Unset COURSE_DEVICE to let the course choose.")
+        _row(text("doctor.device"), text("doctor.device.missing"))
+        errors.append(text("doctor.device.unset", error=err))
         return None
-    _row("course device", device)
+    _row(text("doctor.device"), device)
     info = card()
-    _row("CPU", f"{info['cpu']} ({info['cpu_usable']} usable of {info['cpu_logical']} logical)")
-    _row("memory", f"{info['memory_gb']} GB")
+    cpus = {"usable": info["cpu_usable"], "logical": info["cpu_logical"]}
+    _row("CPU", text("doctor.cpu", cpu=info["cpu"], **cpus))
+    _row(text("doctor.memory"), f"{info['memory_gb']} GB")
     if "gpu" in info:
-        _row("GPU", info["gpu"])
+        _row("GPU", word(info["gpu"]))
     return device
 
 
 def _packages_and_data(errors: list[str]) -> None:
     try:
-        _row("mode", "fast (COURSE_FAST=1)" if fast_mode() else "full")
+        _row(text("doctor.mode"), text("doctor.mode.fast" if fast_mode() else "doctor.mode.full"))
     except ValueError as err:
         errors.append(str(err))
-    print("Packages")
+    print(text("doctor.packages"))
     for name, version in _course_packages():
-        _row(name, version or "MISSING")
+        _row(name, version or text("doctor.package.missing"))
         if version is None:
-            errors.append(f"{name} is not installed: run `make install` (or `pip install -e .`).")
+            errors.append(text("doctor.package.install", name=name))
+    tested = text("doctor.tested")
     if not LOCK.is_file():
-        _row("tested versions", "no requirements-lock.txt here: versions not compared")
+        _row(tested, text("doctor.tested.no_lock"))
     elif untested := untested_versions():
-        _row("tested versions", f"{len(untested)} installed package(s) differ (see the warning)")
+        _row(tested, text("doctor.tested.differ", n=len(untested)))
     else:
-        _row("tested versions", "ok (every package as in requirements-lock.txt)")
+        _row(tested, text("doctor.tested.ok"))
     from helpers.course.grading import sandbox
 
     works, detail = sandbox.available()
-    _row("grading sandbox", f"ok ({detail})" if works else f"not available: {detail}")
+    said = "doctor.sandbox.ok" if works else "doctor.sandbox.missing"
+    _row(text("doctor.sandbox"), text(said, detail=detail))
     from helpers.course.setup import git
 
     if not git.is_checkout():
-        _row("notebook filter", "not a git clone: nothing to keep out of commits")
-    elif git.filter_installed():
-        _row("notebook filter", "ok (outputs stay out of git commits)")
+        state = "doctor.filter.no_clone"
     else:
-        _row("notebook filter", "off: `python -m helpers git-filter` keeps outputs out of commits")
+        state = "doctor.filter.ok" if git.filter_installed() else "doctor.filter.off"
+    _row(text("doctor.filter"), text(state))
     try:
         load_heart()
-        _row("Heart data", "ok")
+        _row(text("doctor.heart"), text("doctor.ok"))
     except DataFileError as err:
-        _row("Heart data", "PROBLEM")
+        _row(text("doctor.heart"), text("doctor.heart.problem"))
         errors.append(str(err))
 
 
@@ -146,57 +168,36 @@ def _warnings() -> list[str]:
     """What works but is not as it should be, each with its fix."""
     found = []
     if torch.__version__.split("+")[0] != TESTED_TORCH:
-        found.append(
-            f"PyTorch {torch.__version__} is not the tested {TESTED_TORCH}; the course should "
-            f"work, but if something breaks, try `make install TORCH_SPEC=torch=={TESTED_TORCH}`."
-        )
+        found.append(text("doctor.warn.torch", version=torch.__version__, tested=TESTED_TORCH))
     if untested := untested_versions():
-        shown = ", ".join(untested[:8]) + (
-            f" and {len(untested) - 8} more" if len(untested) > 8 else ""
-        )
-        found.append(
-            f"Versions outside the tested set: {shown}. The course should work; if something "
-            "breaks, `make install` installs the tested versions (requirements-lock.txt)."
-        )
+        shown = text("doctor.joint").join(untested[:8])
+        if len(untested) > 8:
+            shown = text("doctor.warn.more", shown=shown, n=len(untested) - 8)
+        found.append(text("doctor.warn.versions", shown=shown))
     if _nvidia_gpu_present() and not torch.cuda.is_available():
         if torch.version.cuda is None:
-            found.append(
-                "This machine has an NVIDIA GPU but PyTorch is a CPU-only build, so the course "
-                "runs on the CPU. Fix: reinstall a CUDA build, e.g. `make install "
-                "TORCH_INDEX=https://download.pytorch.org/whl/cu128` (pick the CUDA version for "
-                f"your driver at {CUDA_INSTALL})."
-            )
+            found.append(text("doctor.warn.cpu_build", url=CUDA_INSTALL))
         else:
-            found.append(
-                f"PyTorch is built for CUDA {torch.version.cuda} but sees no GPU: the driver may "
-                "be too old for this build. Check `nvidia-smi`: the 'CUDA Version' it shows needs "
-                f"at least the same major version as {torch.version.cuda} (within one major "
-                "version, CUDA's minor-version compatibility lets a newer build run), else "
-                "install a build for an older CUDA."
-            )
+            found.append(text("doctor.warn.driver", cuda=torch.version.cuda))
     if problem := compiled.build_problem():
-        found.append(f"{problem}. Everything else runs; day 5's compiled variants are left out.")
+        found.append(text("doctor.warn.compile", problem=problem))
     apple_silicon = platform.system() == "Darwin" and platform.machine() == "arm64"
     if apple_silicon and not torch.backends.mps.is_available():
-        found.append(
-            "This is an Apple silicon Mac but MPS is not available: update macOS (12.3+) and "
-            "check that Python is a native arm64 build (`python -c 'import platform; "
-            "print(platform.machine())'` should print arm64)."
-        )
+        found.append(text("doctor.warn.mps"))
     return found
 
 
 def doctor() -> int:
     """Print a report of this setup; return 0 when it is usable, 1 when something must be fixed."""
     errors: list[str] = []
-    print("Course setup check")
+    print(text("doctor.title"))
     device = _machine(errors)
     _packages_and_data(errors)
     warnings = _warnings()
-    for text in warnings:
-        print(f"WARNING: {text}")
-    for text in errors:
-        print(f"ERROR: {text}")
+    for warning in warnings:
+        print(text("doctor.warning", warning=warning))
+    for error in errors:
+        print(text("doctor.error", error=error))
     if not errors:
-        print(f"All good{' (with warnings)' if warnings else ''}: the course will run on {device}.")
+        print(text("doctor.good.warnings" if warnings else "doctor.good", device=device))
     return 1 if errors else 0
