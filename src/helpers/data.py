@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
+from helpers.messages import text
 from helpers.paths import HEART_CSV
 
 if TYPE_CHECKING:
@@ -101,19 +102,19 @@ def _check_shape(df: pd.DataFrame, path: Path, restore: str) -> None:
     if list(df.columns) != expected:
         missing = [c for c in expected if c not in df.columns]
         extra = [c for c in df.columns if c not in expected]
+        none = text("data.none")
         raise DataFileError(
-            f"{path} has the wrong columns (missing: {missing or 'none'}; unexpected: "
-            f"{extra or 'none'}; expected, in order: {expected}). {restore}"
-        )
+            text("data.columns", path=path, missing=missing or none, extra=extra or none,
+                 expected=expected, restore=restore)
+        )  # fmt: skip
     if len(df) != HEART_ROWS:
         raise DataFileError(
-            f"{path} has {len(df)} rows of data; the Cleveland data has {HEART_ROWS}. {restore}"
+            text("data.rows", path=path, rows=len(df), expected=HEART_ROWS, restore=restore)
         )
     non_numeric = [c for c in expected if not pd.api.types.is_numeric_dtype(df[c])]
     if non_numeric:
         raise DataFileError(
-            f"{path} has non-numeric values in {non_numeric} (missing values must be written '?'). "
-            f"{restore}"
+            text("data.non_numeric", path=path, columns=non_numeric, restore=restore)
         )
 
 
@@ -136,24 +137,20 @@ def load_heart(path: str | Path | None = None, verify: bool = True) -> pd.DataFr
     import pandas as pd
 
     path = Path(path) if path is not None else HEART_CSV
-    restore = (
-        f"The course's copy belongs at {HEART_CSV}; restore it with "
-        "`git checkout -- data/heart_cleveland.csv` (see data/README.md for its source)."
-    )
+    restore = text("data.restore", path=HEART_CSV)
     if not path.is_file():
-        raise DataFileError(f"Heart Disease data not found at {path}. {restore}")
+        raise DataFileError(text("data.not_found", path=path, restore=restore))
     try:
         df = pd.read_csv(path, na_values="?")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
-        raise DataFileError(f"{path} is not a readable CSV file ({err}). {restore}") from None
+        raise DataFileError(text("data.not_csv", path=path, err=err, restore=restore)) from None
 
     _check_shape(df, path, restore)
     if verify and (digest := _sha256(path)) != HEART_SHA256:
         raise DataFileError(
-            f"{path} has the right shape but different content (SHA-256 {digest[:12]}..., expected "
-            f"{HEART_SHA256[:12]}...): it was edited or damaged. {restore} "
-            "To load a file of your own, pass verify=False."
-        )
+            text("data.changed", path=path, digest=digest[:12], expected=HEART_SHA256[:12],
+                 restore=restore)
+        )  # fmt: skip
     df["num"] = df["num"].astype("int64")
     df["target"] = (df["num"] > 0).astype("int64")
     return df

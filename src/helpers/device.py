@@ -21,6 +21,8 @@ import os
 
 import torch
 
+from helpers.messages import text
+
 
 class DeviceUnavailableError(RuntimeError):
     """A device was asked for that this machine (or this build of PyTorch) does not have."""
@@ -40,16 +42,13 @@ def available_devices() -> list[str]:
 def _why_missing(kind: str) -> str:
     if kind == "cuda":
         if torch.version.cuda is None and torch.version.hip is None:
-            return (
-                f"this PyTorch is a CPU-only build (torch {torch.__version__}); install a CUDA "
-                "build (see the README, 'Getting the right PyTorch')"
-            )
-        return "PyTorch has CUDA support but finds no GPU (no GPU, or no working driver)"
+            return text("device.missing.cpu_build", torch=torch.__version__)
+        return text("device.missing.no_gpu")
     if kind == "mps":
         if not torch.backends.mps.is_built():
-            return "this PyTorch was built without MPS (MPS exists only on Apple silicon Macs)"
-        return "MPS is built in but not available (it needs macOS 12.3+ on Apple silicon)"
-    return "PyTorch does not support this device type in this course"
+            return text("device.missing.no_mps_build")
+        return text("device.missing.mps")
+    return text("device.missing.other")
 
 
 def get_device(name: str | None = None) -> torch.device:
@@ -77,8 +76,7 @@ def get_device(name: str | None = None) -> torch.device:
         device = torch.device(name)
     except RuntimeError:
         raise DeviceUnavailableError(
-            f"{source} asked for {name!r}, which is not a device name. "
-            f"Use one of: {', '.join(available)}."
+            text("device.not_a_name", source=source, name=name, available=", ".join(available))
         ) from None
     kind = device.type
     if kind == "cpu":
@@ -86,14 +84,14 @@ def get_device(name: str | None = None) -> torch.device:
     present = [d for d in available if d.split(":")[0] == kind]
     if not present:
         raise DeviceUnavailableError(
-            f"{source} asked for {name!r}, but {_why_missing(kind)}. "
-            f"Available here: {', '.join(available)}."
-        )
+            text("device.missing", source=source, name=name, why=_why_missing(kind),
+                 available=", ".join(available))
+        )  # fmt: skip
     if device.index is not None and kind == "cuda" and f"cuda:{device.index}" not in present:
         raise DeviceUnavailableError(
-            f"{source} asked for {name!r}, but this machine has {len(present)} CUDA device(s) "
-            f"({', '.join(present)}). Available here: {', '.join(available)}."
-        )
+            text("device.no_such_gpu", source=source, name=name, n=len(present),
+                 present=", ".join(present), available=", ".join(available))
+        )  # fmt: skip
     return device
 
 

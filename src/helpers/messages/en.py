@@ -1413,4 +1413,47 @@ MESSAGES = {
     "doctor.good.warnings": "All good (with warnings): the course will run on {device}.",
     "day00.loss_not_down": "The loss did not go down: training is broken.",
     "day00.fix_errors": "Fix the errors reported above, then run this cell again.",
+    "device.no_such_gpu": (
+        "{source} asked for {name!r}, but this machine has {n} CUDA device(s) ({present}). "
+        "Available here: {available}."
+    ),
+    "device.missing": "{source} asked for {name!r}, but {why}. Available here: {available}.",
+    "device.not_a_name": (
+        "{source} asked for {name!r}, which is not a device name. Use one of: {available}."
+    ),
+    "device.missing.other": "PyTorch does not support this device type in this course",
+    "device.missing.mps": (
+        "MPS is built in but not available (it needs macOS 12.3+ on Apple silicon)"
+    ),
+    "device.missing.no_mps_build": (
+        "this PyTorch was built without MPS (MPS exists only on Apple silicon Macs)"
+    ),
+    "device.missing.no_gpu": (
+        "PyTorch has CUDA support but finds no GPU (no GPU, or no working driver)"
+    ),
+    "device.missing.cpu_build": (
+        "this PyTorch is a CPU-only build (torch {torch}); install a CUDA build (see the "
+        "README, 'Getting the right PyTorch')"
+    ),
+    "data.changed": (
+        "{path} has the right shape but different content (SHA-256 {digest}..., expected "
+        "{expected}...): it was edited or damaged. {restore} To load a file of your own, pass "
+        "verify=False."
+    ),
+    "data.non_numeric": (
+        "{path} has non-numeric values in {columns} (missing values must be written '?'). "
+        "{restore}"
+    ),
+    "data.rows": "{path} has {rows} rows of data; the Cleveland data has {expected}. {restore}",
+    "data.columns": (
+        "{path} has the wrong columns (missing: {missing}; unexpected: {extra}; expected, in "
+        "order: {expected}). {restore}"
+    ),
+    "data.not_csv": "{path} is not a readable CSV file ({err}). {restore}",
+    "data.not_found": "Heart Disease data not found at {path}. {restore}",
+    "data.restore": (
+        "The course's copy belongs at {path}; restore it with `git checkout -- "
+        "data/heart_cleveland.csv` (see data/README.md for its source)."
+    ),
+    "data.none": "none",
 }

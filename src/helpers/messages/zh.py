@@ -1261,6 +1261,41 @@ MESSAGES = {
     "doctor.good.warnings": "一切就绪（有警告）：课程将在 {device} 上运行。",
     "day00.loss_not_down": "损失没有下降：训练出了问题。",
     "day00.fix_errors": "先修复上面报告的错误，然后再运行这个单元。",
+    "device.no_such_gpu": (
+        "{source} 要求使用 {name!r}，但这台机器只有 {n} 个 CUDA 设备（{present}）。"
+        "这里可用的设备：{available}。"
+    ),
+    "device.missing": "{source} 要求使用 {name!r}，但{why}。这里可用的设备：{available}。",
+    "device.not_a_name": (
+        "{source} 要求使用 {name!r}，但这不是设备名。请使用其中之一：{available}。"
+    ),
+    "device.missing.other": "本课程中 PyTorch 不支持这种设备类型",
+    "device.missing.mps": "MPS 已编译进来，但不可用（它需要 Apple 芯片上的 macOS 12.3 及以上版本）",
+    "device.missing.no_mps_build": (
+        "这个 PyTorch 构建时没有包含 MPS（MPS 只存在于 Apple 芯片的 Mac 上）"
+    ),
+    "device.missing.no_gpu": "PyTorch 支持 CUDA，但找不到 GPU（没有 GPU，或者驱动无法工作）",
+    "device.missing.cpu_build": (
+        "这个 PyTorch 是仅 CPU 的构建（torch {torch}）；请安装 CUDA 构建"
+        "（见 README.zh-CN.md 的“安装合适的 PyTorch”一节）"
+    ),
+    "data.changed": (
+        "{path} 的形状对，但内容不同（SHA-256 {digest}...，应为 {expected}...）："
+        "它被修改或损坏了。{restore} 要加载你自己的文件，请传入 verify=False。"
+    ),
+    "data.non_numeric": "{path} 的 {columns} 列中有非数值（缺失值必须写成 '?'）。{restore}",
+    "data.rows": "{path} 有 {rows} 行数据；Cleveland 数据应有 {expected} 行。{restore}",
+    "data.columns": (
+        "{path} 的列不对（缺少：{missing}；多出：{extra}；应有的列，按顺序：{expected}）。"
+        "{restore}"
+    ),
+    "data.not_csv": "{path} 不是可读的 CSV 文件（{err}）。{restore}",
+    "data.not_found": "在 {path} 找不到心脏病数据。{restore}",
+    "data.restore": (
+        "课程的数据副本应位于 {path}；用 `git checkout -- data/heart_cleveland.csv` "
+        "恢复它（来源见 data/README.md）。"
+    ),
+    "data.none": "无",
 }
 
 WORDS = {
