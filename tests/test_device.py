@@ -57,6 +57,12 @@ def test_not_a_device_name(no_gpu):
         get_device("gpu")
 
 
+def test_the_error_follows_the_course_language(no_gpu, monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    with pytest.raises(DeviceUnavailableError, match=r"'mps'.*这里可用的设备：cpu"):
+        get_device("mps")
+
+
 def test_synchronize_waits_for_the_right_device(fake_cuda, fake_mps, calls):
     synchronize("cpu")
     assert calls == []
