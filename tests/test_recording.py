@@ -101,7 +101,7 @@ def test_day_5_shows_its_conditions_and_variants_in_chinese_keeping_the_keys(mon
     assert "第 1 轮：每 5 个轮次记录一次、从不记录；第 2 轮：" in rounds
     notes = {"amortised: 10 epochs per compiled call": "x", "hand-written step, CUDA graphs": "y"}
     said = recording.same_losses_note(notes)
-    assert "摊销：每次调用编译后的代码跑 10 个轮次：x；手写的训练步，CUDA 图：y" in said
+    assert "摊销（每次编译调用跑 10 个轮次）：x；手写的训练步，CUDA 图：y" in said
     fastest = recording.fastest_finding("hand-written step", 4.0, 2, 300, 1e-4, 5e-7)
     assert "**手写的训练步**" in fastest
     assert recording.live_run("every 200", 2000, "cpu", 0.32).startswith("每 200 个轮次记录一次，")

@@ -183,7 +183,8 @@ def day07(
     rows, ours, theirs = [], [], []
     for name in dict.fromkeys([*figures, *receipt["day07"]]):
         for key in ("device busy share", "MFU"):
-            rows.append(f"{word(name)}: {text('receipts.day07.' + key.replace(' ', '_'))}")
+            figure = text("receipts.day07." + key.replace(" ", "_"))
+            rows.append(text("receipts.day07.row", workload=word(name), figure=figure))
             ours.append(_figure(key, figures.get(name, {}).get(key)))
             theirs.append(_figure(key, receipt["day07"].get(name, {}).get(key)))
     roofs, copies = receipt["roofs"], receipt["copies"]

@@ -235,7 +235,7 @@ def judge_issue(
     if speedup_low <= 1:
         failed.append(text("claims.issue.failed.speed"))
     if failed:
-        reasons = text("claims.issue.joint").join(failed)
+        reasons = text("joint.clauses").join(failed)
         evidence = text("claims.issue.not_supported", facts=facts, reasons=reasons)
         return Judgement("issue", "not supported", evidence[0].upper() + evidence[1:])
     if device_type not in WAITING_DEVICES:

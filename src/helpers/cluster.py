@@ -75,7 +75,7 @@ def memory_fits(billions: float, gpus: int, recipe: str, fits: Sequence[str]) ->
     said = {"billions": billions, "gpus": gpus, "recipe": word(recipe)}
     if not fits:
         return text("cluster.memory.none", **said)
-    return text("cluster.memory", fits=text("cluster.joint").join(map(word, fits)), **said)
+    return text("cluster.memory", fits=text("joint.items").join(map(word, fits)), **said)
 
 
 def fsdp_finding(gpus: int | None, local: int = 0, params: int = 0) -> str:

@@ -283,4 +283,4 @@ def advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:
             "long_s": (compile_s + long_epochs * per_epoch)[long],
         }
         lines.append(text(f"compiled.advice.{cache}", **said))
-    return text("compiled.advice", lines=text("compiled.advice.joint").join(lines))
+    return text("compiled.advice", lines=text("joint.clauses").join(lines))

@@ -167,7 +167,7 @@ class LiveView:
                 parts.append(text("live.summary.peak", what=reading_name(key), gb=table[key].max()))
         cpu = table["process_cpu_percent"].mean()
         parts.append(text("live.summary.cpu", percent=cpu))
-        return text("live.summary.joint").join(parts)
+        return text("joint.clauses").join(parts)
 
 
 def reading_name(column: str, lang: str | None = None) -> str:

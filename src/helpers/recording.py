@@ -65,8 +65,8 @@ def fits_finding(student, yours, single_runs_say) -> str:
 
 def rounds_note(epochs: int, order: Sequence[Sequence[str]]) -> str:
     """The first two rounds' shuffled order of a comparison."""
-    joint = text("recording.round.names_joint")
-    rounds = text("recording.round.joint").join(
+    joint = text("joint.items")
+    rounds = text("joint.clauses").join(
         text("recording.round", i=i, names=joint.join(map(word, names)))
         for i, names in enumerate(order[:2], 1)
     )
@@ -158,7 +158,7 @@ def roofline_finding(
 ) -> str:
     """The peak and bandwidths measured, each workload explained, and what fusing gained (or,
     with ``speedup`` None, ``why`` the compiled chain was not measured)."""
-    bandwidths = text("recording.round.joint").join(
+    bandwidths = text("joint.clauses").join(
         text("recording.bandwidth", gbs=r.bandwidth / 1e9, label=r.label) for r in roofs
     )
     if speedup is None:
@@ -177,7 +177,7 @@ def roofline_finding(
 
 def same_losses_note(notes: Mapping[str, str]) -> str:
     """Every variant computed the lesson's losses; what compiling each one took or why not."""
-    each = text("recording.round.joint").join(
+    each = text("joint.clauses").join(
         text("recording.same_losses.note", name=word(name), note=note)
         for name, note in notes.items()
     )
@@ -225,7 +225,7 @@ def summary(found: Mapping, judgements: Sequence, advice: str) -> str:
     (bools), ``price`` (the slope's text), ``straight`` (bool), ``regime``, ``arithmetic``,
     ``inside`` and ``loop`` (shares), ``best`` and ``speedup``."""
     can, cannot = text("recording.can"), text("recording.cannot")
-    verdicts = text("recording.round.joint").join(
+    verdicts = text("joint.clauses").join(
         text("recording.summary.part", part=j.part, verdict=j.shown_verdict()) for j in judgements
     )
     return text(

@@ -106,6 +106,16 @@ def text_columns(frame) -> list[int]:
     ]
 
 
+TEXT_CELL = {
+    "text-align": "left",
+    "white-space": "normal",
+    "overflow-wrap": "anywhere",
+    "min-width": "8em",
+    "max-width": "36em",
+}
+"""How a table's text cells are shown: left-aligned, wrapping within a readable width."""
+
+
 def table_html(frame) -> str | None:
     """A DataFrame as pandas shows it in a notebook, with its text columns left-aligned and
     wrapping (within a readable width) instead of right-aligned on one line."""
@@ -119,10 +129,8 @@ def table_html(frame) -> str | None:
     name = f"course-table-{_PAGE}-{next(_tables)}"
     last = frame.shape[1]  # counted from the end of each row: an index may span several rows
     cells = ", ".join(f".{name} tbody td:nth-last-child({last - i})" for i in columns)
-    style = (
-        f"{cells} {{text-align: left; white-space: normal; overflow-wrap: anywhere; "
-        "min-width: 8em; max-width: 36em;}"
-    )
+    rules = "; ".join(f"{key}: {value}" for key, value in TEXT_CELL.items())
+    style = f"{cells} {{{rules};}}"
     if frame.columns.nlevels == 1:  # their headings too (nested headings span columns)
         heads = ", ".join(
             f".{name} thead tr:first-child th:nth-last-child({last - i})" for i in columns
@@ -132,12 +140,15 @@ def table_html(frame) -> str | None:
     return style + html.replace('class="dataframe"', f'class="dataframe {name}"', 1)
 
 
-def localised(frame, formats=None, na_rep: str | None = None, lang: str | None = None):
+def localised(
+    frame, formats=None, na_rep: str | None = None, lang: str | None = None, labels: bool = True
+):
     """``frame`` styled for a notebook, its words in the course's language: the column headers,
     the row labels, the index's and the columns' names and the text cells go through
     :func:`word`. Only what is shown changes; the frame keeps its English keys, which the
-    lesson's code indexes by.
-    ``formats`` are ``Styler.format``'s (keyed by the English column names), ``na_rep`` too.
+    lesson's code indexes by. Text cells are shown as :func:`table_html` shows them.
+    ``formats`` are ``Styler.format``'s (keyed by the English column names), ``na_rep`` too;
+    ``labels=False`` shows the row labels as they are (keys such as ``physical_cores``).
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"habit": ["rows"], "fix": ["threads"], "cost (s)": [2.0]})
@@ -160,7 +171,13 @@ def localised(frame, formats=None, na_rep: str | None = None, lang: str | None =
         numbers = [c for c in frame.columns if c not in texts]
         subset = list(formats) if isinstance(formats, dict) else numbers
         styler = styler.format(formats, subset=subset, na_rep=na_rep)
-    return styler.format_index(words, axis=0).format_index(words, axis=1)
+    if texts:
+        styler = styler.set_properties(subset=texts, **TEXT_CELL)
+        heads = {c: [{"selector": "th", "props": "text-align: left;"}] for c in texts}
+        styler = styler.set_table_styles(heads, overwrite=False)
+    if labels:
+        styler = styler.format_index(words, axis=0)
+    return styler.format_index(words, axis=1)
 
 
 def readable_tables() -> None:

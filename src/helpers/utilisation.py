@@ -131,10 +131,11 @@ def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
     'lr 0.1 needed 200 epochs and lr 0.01 2000: 10.0x fewer epochs;'
     """
     (a, ea), (b, eb) = epochs.items()
+    a, b = word(a), word(b)
     if ea is None or eb is None:
         reached = [name for name, e in epochs.items() if e is not None]
         if reached:
-            steps = text("utilisation.tuning.only", name=reached[0])
+            steps = text("utilisation.tuning.only", name=word(reached[0]))
         else:
             steps = text("utilisation.tuning.neither")
     elif ea == eb:

@@ -47,7 +47,7 @@ def test_doctor_speaks_chinese_in_the_chinese_edition(no_gpu, capsys, monkeypatc
     out = capsys.readouterr().out
     assert out.startswith("课程环境检查\n")
     assert "  课程使用的设备     cpu\n" in out  # a Chinese character takes two columns
-    assert "  Heart 数据         正常\n" in out
+    assert "  心脏病数据         正常\n" in out
     assert "警告：这台机器有 NVIDIA GPU，但 PyTorch 是仅 CPU 的构建版本" in out
     assert "一切就绪（有警告）：课程将在 cpu 上运行。" in out
 

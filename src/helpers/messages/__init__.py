@@ -69,6 +69,8 @@ def word(english: str, lang: str | None = None) -> str:
     ('个参数', 'parameters', 'bananas')
     >>> word("wide 4-512-512-3, 4096 rows", "zh")
     '宽网络 4-512-512-3，4096 行'
+    >>> word("NVLink 4 (H100 SXM) (450 GB/s, stated)", "zh")  # a placeholder takes all it can
+    'NVLink 4 (H100 SXM)（450 GB/s，标称）'
     """
     lang = lang or language()
     if english in WORDS[lang]:
@@ -88,7 +90,7 @@ def _word_patterns(lang: str) -> list[tuple[re.Pattern, str]]:
     templates.sort(key=lambda english: -len(re.sub(r"\{\w+\}", "", english)))
     return [
         (
-            re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(english))),
+            re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+)", re.escape(english))),
             WORDS[lang][english],
         )
         for english in templates

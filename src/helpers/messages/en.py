@@ -183,7 +183,6 @@ MESSAGES = {
     "live.summary.busy": "{gpu} busy {percent:.0f}% on average",
     "live.summary.peak": "peak {what} {gb:.2f} GB",
     "live.summary.cpu": "process CPU {percent:.0f}% on average (100% = one CPU kept busy)",
-    "live.summary.joint": "; ",
     # helpers.copies (day 2)
     "copies.allocation.gpu": (
         "PyTorch keeps freed GPU memory in its caching allocator and hands it out again, so "
@@ -475,7 +474,6 @@ MESSAGES = {
     "day04.same_transform": "fit then transform == called with is_train: {same}",
     "day04.before_fitting": "Before fitting: {error}",
     "day04.missing_in": "{n} in `{column}`",
-    "day04.joint": ", ",
     "day04.patients": "**{n} patients**, **{missing} missing values** ({where}).",
     "day04.split": "train: {train} patients, test: {test}",
     "day04.bug1": (
@@ -588,7 +586,6 @@ MESSAGES = {
     # day 2's findings, cell by cell (notebooks/day02_devices.ipynb)
     "day02.panel.size": "size: 2^n bytes",
     "day02.panel.title": "Time a copy of your chosen size",
-    "day02.joint": "; ",
     "day02.devices": "Devices here: **{devices}**. The course uses **{device}**.",
     "day02.still": "After `x.to(target)` without assignment, `x` is still on **{device}**.",
     "day02.moved": "After `x = x.to(target)`, `x` is on **{device}**.",
@@ -686,8 +683,6 @@ MESSAGES = {
     ),
     "day07.where.gpu": "this GPU ({gb:.0f} GB)",
     "day07.measured_on": "Measured on: **{card}**.",
-    "day07.column.ms_per": "ms per {epochs} epochs",
-    "day07.column.epochs_to": "epochs to loss < {loss}",
     "day07.epoch": (
         "One epoch, {steps} steps, `num_workers=0`: **{waiting:.2f} s waiting** for data, "
         "**{computing:.2f} s in steps**: step share **{busy:.0%}**."
@@ -702,8 +697,6 @@ MESSAGES = {
         "On this CPU the 'busy share' is the time inside computing operators; a GPU's profile "
         "counts kernel time instead, the figure `nvidia-smi` estimates."
     ),
-    "day07.setting.lr": "learning rate {lr}",
-    "day07.setting.decay": "learning rate {lr}, weight decay {decay}",
     "day07.panel.title": "One epoch with your loader settings",
     "day07.panel.pixels": "JPEG pixels",
     "day07.one_epoch": (
@@ -856,7 +849,6 @@ MESSAGES = {
     ),
     "claims.issue.failed.waits": "the waits still take most of the time",
     "claims.issue.failed.speed": "issuing less did not make it reliably faster",
-    "claims.issue.joint": "; ",
     "claims.issue.not_supported": "{facts}; but {reasons}.",
     "claims.issue.second_half": (
         "On a CPU nothing is queued (the CPU runs each operator itself), so only the second "
@@ -902,7 +894,6 @@ MESSAGES = {
         "with a warm cache, **{short}** for {epochs:,} epochs ({short_s:.1f} s in all) and "
         "**{long}** for {long_epochs:,} ({long_s:,.0f} s)"
     ),
-    "compiled.advice.joint": "; ",
     "compiled.advice": "Fastest end to end, compile included: {lines}.",
     # helpers.profiling (day 5): the timeline's rows and axis
     "profiling.row.phase": "phases",
@@ -910,7 +901,6 @@ MESSAGES = {
     "profiling.row.kernel": "kernels",
     "profiling.x": "time (µs from the first event)",
     # helpers.recording: day 5's findings, cell by cell
-    "recording.round.names_joint": ", ",
     "recording.same_losses.note": "{name}: {note}",
     "recording.measured_on": "Measured on: **{card}**. PyTorch uses 1 thread here, on purpose.",
     "recording.one_thread": "one thread",
@@ -929,7 +919,6 @@ MESSAGES = {
         "{your_says}"
     ),
     "recording.round": "round {i}: {names}",
-    "recording.round.joint": "; ",
     "recording.rounds": (
         "{epochs} epochs per run, each round in its own shuffled order ({rounds})."
     ),
@@ -1060,6 +1049,7 @@ MESSAGES = {
     "day05.plot.seconds_per": "seconds per {epochs} epochs",
     "day05.plot.timeline": "{epochs} epochs of the lesson's loop on {device}",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
+    "receipts.day07.row": "{workload}: {figure}",
     "receipts.label.yours": "{machine}, {day} (your receipt)",
     "receipts.label.reference": "{machine}, {day} (the course's reference, not yours)",
     "receipts.label.here": "this machine ({device}), now",
@@ -1218,7 +1208,6 @@ MESSAGES = {
         "{miss}"
     ),
     # helpers.cluster: day 8's findings, cell by cell
-    "cluster.joint": ", ",
     "cluster.measured_on": (
         "Measured on: **{card}**. {why} This lesson runs **{n} processes** with backend "
         "**{backend}**."
@@ -1276,6 +1265,7 @@ MESSAGES = {
         "sharded and shows each GPU's share of the weights."
     ),
     # day 8's own plots
+    "day08.case": "- **{case}:** {verdict}",
     "day08.panel.recipe": "recipe",
     "day08.panel.gpus": "GPUs",
     "day08.panel.billions": "parameters (billions)",
@@ -1377,7 +1367,6 @@ MESSAGES = {
     "doctor.heart": "Heart data",
     "doctor.ok": "ok",
     "doctor.heart.problem": "PROBLEM",
-    "doctor.joint": ", ",
     "doctor.warn.more": "{shown} and {n} more",
     "doctor.warn.torch": (
         "PyTorch {version} is not the tested {tested}; the course should work, but if "
@@ -1441,8 +1430,7 @@ MESSAGES = {
         "verify=False."
     ),
     "data.non_numeric": (
-        "{path} has non-numeric values in {columns} (missing values must be written '?'). "
-        "{restore}"
+        "{path} has non-numeric values in {columns} (missing values must be written '?'). {restore}"
     ),
     "data.rows": "{path} has {rows} rows of data; the Cleveland data has {expected}. {restore}",
     "data.columns": (
@@ -1456,4 +1444,6 @@ MESSAGES = {
         "data/heart_cleveland.csv` (see data/README.md for its source)."
     ),
     "data.none": "none",
+    "joint.clauses": "; ",
+    "joint.items": ", ",
 }

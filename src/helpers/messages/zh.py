@@ -159,9 +159,8 @@ MESSAGES = {
     "live.reading.of": "{value:.1f} {unit}，共 {top:.1f}",
     "live.summary.readings": "{seconds:.1f} s 内读取 {n} 次",
     "live.summary.busy": "{gpu} 平均忙碌 {percent:.0f}%",
-    "live.summary.peak": "{what} 峰值 {gb:.2f} GB",
+    "live.summary.peak": "{what}峰值 {gb:.2f} GB",
     "live.summary.cpu": "进程 CPU 平均 {percent:.0f}%（100% = 占满一个 CPU）",
-    "live.summary.joint": "；",
     # helpers.copies
     "copies.allocation.gpu": (
         "PyTorch 把释放的 GPU 显存留在缓存分配器里再次分发，所以最初几次运行之后，"
@@ -184,21 +183,21 @@ MESSAGES = {
         "{balance_kib:,.0f} KiB：远小于这个大小的拷贝，时间大多花在固定开销上。"
     ),
     "copies.pieces": (
-        "把 {large} 拆成 {pieces:,} 次 {small:,} 字节的拷贝，耗时是一次拷贝（{one_ms:,.1f} ms）的 "
+        "把 {large}拆成 {pieces:,} 次 {small:,} 字节的拷贝，耗时是一次拷贝（{one_ms:,.1f} ms）的 "
         "**{ratio:.1f}×**；按这里最好的大小 {best:,} 字节分块，需要 {best_ms:,.1f} ms。"
     ),
     "copies.pieces.best": (
-        "把 {large} 拆成 {pieces:,} 次 {small:,} 字节的拷贝，耗时是一次拷贝（{one_ms:,.1f} ms）的 "
+        "把 {large}拆成 {pieces:,} 次 {small:,} 字节的拷贝，耗时是一次拷贝（{one_ms:,.1f} ms）的 "
         "**{ratio:.1f}×**，一次拷贝就是这里最好的大小。"
     ),
     "copies.above.falls": (
-        "超过 {at} 之后，吞吐量在最大尺寸处降到 {rate:.1f} GB/s（峰值的 {share:.0%}）。"
+        "超过 {at}之后，吞吐量在最大尺寸处降到 {rate:.1f} GB/s（峰值的 {share:.0%}）。"
     ),
     "copies.above.stays": (
-        "超过 {at} 之后，直到最大尺寸吞吐量都保持在峰值的 20 % 以内（{rate:.1f} GB/s）。"
+        "超过 {at}之后，直到最大尺寸吞吐量都保持在峰值的 20 % 以内（{rate:.1f} GB/s）。"
     ),
     "copies.allocation": (
-        "在 {size} 时，自己分配缓冲区的拷贝（*{alloc}*）耗时 **{alloc_ms:,.2f} ms**，"
+        "在 {size}时，自己分配缓冲区的拷贝（*{alloc}*）耗时 **{alloc_ms:,.2f} ms**，"
         "拷进已有缓冲区的（*{plain}*）耗时 **{plain_ms:,.2f} ms**（{ratio:.1f}×）。{note}"
     ),
     # helpers.memory
@@ -413,7 +412,6 @@ MESSAGES = {
     "day04.same_transform": "先 fit 再 transform 与带 is_train 调用的结果相同：{same}",
     "day04.before_fitting": "拟合之前：{error}",
     "day04.missing_in": "`{column}` 中 {n} 个",
-    "day04.joint": "，",
     "day04.patients": "**{n} 位患者**，**{missing} 个缺失值**（{where}）。",
     "day04.split": "训练集：{train} 位患者，测试集：{test} 位",
     "day04.bug1": (
@@ -443,7 +441,7 @@ MESSAGES = {
     ),
     # 第 3 天的发现
     "day03.own_call": "nn.Linear 自己定义了 __call__ 吗？{defines}",
-    "day03.mro": "它的类，从最具体的排起：{classes}",
+    "day03.mro": "它的类（从最具体到最一般）：{classes}",
     "day03.parameter_shapes": "参数的形状：{shapes}",
     "day03.registered": "注册的子模块：{modules}",
     "day03.running_means": "tick 被调用了 {calls} 次；累计均值：{means}",
@@ -515,7 +513,6 @@ MESSAGES = {
     # 第 2 天的发现
     "day02.panel.size": "大小：2^n 字节",
     "day02.panel.title": "测量你选定大小的一次拷贝",
-    "day02.joint": "；",
     "day02.devices": "这里的设备：**{devices}**。课程使用 **{device}**。",
     "day02.still": "执行 `x.to(target)` 而不赋值之后，`x` 仍在 **{device}** 上。",
     "day02.moved": "执行 `x = x.to(target)` 之后，`x` 在 **{device}** 上。",
@@ -600,12 +597,10 @@ MESSAGES = {
     # 第 7 天的发现
     "day07.recognised": "被识别为内存不足：{oom}",
     "day07.where.pretend": (
-        "一台假想的 {mb:.0f} MB 设备（这里没有 GPU；错误类型是 PyTorch 真实的那个）"
+        "一台假想的 {mb:.0f} MB 设备（这里没有 GPU；抛出的是 PyTorch 真正的内存不足错误类型）"
     ),
     "day07.where.gpu": "这块 GPU（{gb:.0f} GB）",
     "day07.measured_on": "测量环境：**{card}**。",
-    "day07.column.ms_per": "每 {epochs} 个轮次的 ms",
-    "day07.column.epochs_to": "损失降到 {loss} 以下所需的轮次",
     "day07.epoch": (
         "一个轮次，{steps} 步，`num_workers=0`：**{waiting:.2f} s 在等待**数据，"
         "**{computing:.2f} s 在执行步骤**：步骤占比 **{busy:.0%}**。"
@@ -619,8 +614,6 @@ MESSAGES = {
         "在这台 CPU 上，“忙碌占比”是在做计算的算子内耗时；GPU 的性能分析统计的则是内核时间，"
         "也就是 `nvidia-smi` 估计的那个数字。"
     ),
-    "day07.setting.lr": "学习率 {lr}",
-    "day07.setting.decay": "学习率 {lr}，权重衰减 {decay}",
     "day07.panel.title": "用你的加载设置跑一个轮次",
     "day07.panel.pixels": "JPEG 边长（像素）",
     "day07.one_epoch": (
@@ -649,7 +642,7 @@ MESSAGES = {
         "**{micro:,.0f} MB**。"
     ),
     "day07.same_gradients": "梯度相同：**{same}**。",
-    "day07.starting": "在 {where} 上，从批量 {start:,} 开始：",
+    "day07.starting": "在{where}上，从批量 {start:,} 开始：",
     "day07.goes_on": "训练可以用批量 **{batch:,}** 继续（或者用梯度累积保留大批量）。",
     "day07.tuning": "每 {epochs} 个轮次的秒数：{verdict}",
     "day07.halving": (
@@ -756,7 +749,6 @@ MESSAGES = {
     "claims.issue.failed.inside": "一个轮次的大部分时间花在算子内部：是工作本身，而不是发出工作",
     "claims.issue.failed.waits": "等待仍占了大部分时间",
     "claims.issue.failed.speed": "少发出操作并没有稳定地变快",
-    "claims.issue.joint": "；",
     "claims.issue.not_supported": "{facts}；但是{reasons}。",
     "claims.issue.second_half": (
         "在 CPU 上没有排队的工作（CPU 自己运行每个算子），所以只能检验后半部分，而它成立：{facts}。"
@@ -800,7 +792,6 @@ MESSAGES = {
         "热缓存时，{epochs:,} 个轮次用 **{short}**（共 {short_s:.1f} s），"
         "{long_epochs:,} 个轮次用 **{long}**（{long_s:,.0f} s）"
     ),
-    "compiled.advice.joint": "；",
     "compiled.advice": "算上编译，端到端最快的是：{lines}。",
     # helpers.profiling
     "profiling.row.phase": "阶段",
@@ -808,7 +799,6 @@ MESSAGES = {
     "profiling.row.kernel": "内核",
     "profiling.x": "时间（距第一个事件的 µs）",
     # helpers.recording
-    "recording.round.names_joint": "、",
     "recording.same_losses.note": "{name}：{note}",
     "recording.measured_on": "测量环境：**{card}**。这里 PyTorch 特意只用 1 个线程。",
     "recording.one_thread": "单线程",
@@ -826,7 +816,6 @@ MESSAGES = {
         "- **你的四次运行：**{yours} 你的离散是 {your_sd:.2f} s：{your_says}"
     ),
     "recording.round": "第 {i} 轮：{names}",
-    "recording.round.joint": "；",
     "recording.rounds": "每次运行 {epochs} 个轮次，每一轮都有自己的随机顺序（{rounds}）。",
     "recording.noise": (
         "- 每个轮次都记录对比从不记录（每次运行的秒数）：{extremes}\n"
@@ -950,6 +939,7 @@ MESSAGES = {
     "day05.plot.seconds_per": "每 {epochs} 个轮次的秒数",
     "day05.plot.timeline": "课程循环在 {device} 上的 {epochs} 个轮次",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
+    "receipts.day07.row": "{workload}：{figure}",
     "receipts.label.yours": "{machine}，{day}（你的收据）",
     "receipts.label.reference": "{machine}，{day}（课程的参考收据，不是你的）",
     "receipts.label.here": "本机（{device}），现在",
@@ -1079,7 +1069,6 @@ MESSAGES = {
         "{head}，带宽 **{value:.2f} GB/s**（95% 区间 {low} 至 {high} GB/s，按{unit}计）；{miss}"
     ),
     # helpers.cluster
-    "cluster.joint": "、",
     "cluster.measured_on": (
         "测量环境：**{card}**。{why} 本课用后端 **{backend}** 运行 **{n} 个进程**。"
     ),
@@ -1131,6 +1120,7 @@ MESSAGES = {
         "在有 GPU 的机器上，它会分片训练宽网络，并显示每块 GPU 持有的权重份额。"
     ),
     # 第 8 天自己的图
+    "day08.case": "- **{case}：** {verdict}",
     "day08.panel.recipe": "训练配置",
     "day08.panel.gpus": "GPU 数",
     "day08.panel.billions": "参数（十亿）",
@@ -1221,13 +1211,12 @@ MESSAGES = {
     "doctor.sandbox.ok": "正常（{detail}）",
     "doctor.sandbox.missing": "不可用：{detail}",
     "doctor.filter": "notebook 过滤器",
-    "doctor.filter.no_clone": "不是 git 克隆：没有需要挡在提交之外的东西",
+    "doctor.filter.no_clone": "不是 git 克隆，不涉及提交",
     "doctor.filter.ok": "正常（输出不会进入 git 提交）",
     "doctor.filter.off": "未开启：运行 `python -m helpers git-filter`，输出就不会进入提交",
-    "doctor.heart": "Heart 数据",
+    "doctor.heart": "心脏病数据",
     "doctor.ok": "正常",
     "doctor.heart.problem": "有问题",
-    "doctor.joint": "、",
     "doctor.warn.more": "{shown}，另有 {n} 个",
     "doctor.warn.torch": (
         "PyTorch {version} 不是测试过的 {tested}；课程应该能运行，但如果出了问题，请试试 `make "
@@ -1286,8 +1275,7 @@ MESSAGES = {
     "data.non_numeric": "{path} 的 {columns} 列中有非数值（缺失值必须写成 '?'）。{restore}",
     "data.rows": "{path} 有 {rows} 行数据；Cleveland 数据应有 {expected} 行。{restore}",
     "data.columns": (
-        "{path} 的列不对（缺少：{missing}；多出：{extra}；应有的列，按顺序：{expected}）。"
-        "{restore}"
+        "{path} 的列不对（缺少：{missing}；多出：{extra}；应有的列，按顺序：{expected}）。{restore}"
     ),
     "data.not_csv": "{path} 不是可读的 CSV 文件（{err}）。{restore}",
     "data.not_found": "在 {path} 找不到心脏病数据。{restore}",
@@ -1296,6 +1284,8 @@ MESSAGES = {
         "恢复它（来源见 data/README.md）。"
     ),
     "data.none": "无",
+    "joint.clauses": "；",
+    "joint.items": "、",
 }
 
 WORDS = {
@@ -1386,6 +1376,10 @@ WORDS = {
     "GFLOP/s reached": "达到的 GFLOP/s",
     "arithmetic hours": "计算耗时（小时）",
     "loading hours": "加载耗时（小时）",
+    "ms per {epochs} epochs": "每 {epochs} 个轮次的 ms",
+    "epochs to loss < {loss}": "损失降到 {loss} 以下所需的轮次",
+    "learning rate {lr}": "学习率 {lr}",
+    "learning rate {lr}, weight decay {decay}": "学习率 {lr}，权重衰减 {decay}",
     "lesson loop 4-10-3, {rows} rows": "课程循环 4-10-3，{rows} 行",
     "wide 4-512-512-3, {rows} rows": "宽网络 4-512-512-3，{rows} 行",
     "wide 4-512-512-3": "宽网络 4-512-512-3",
@@ -1421,10 +1415,9 @@ WORDS = {
     "value": "值",
     "CPU only": "仅 CPU",
     "none found": "未找到",
-    "not built in": "未编译进来",
+    "not built in": "未包含",
     "no": "否",
     "n/a": "不适用",
-    "cache {level}": "{level} 缓存",
     "{size} (CPU {cpu} only)": "{size}（仅 CPU {cpu} 使用）",
     "{size} (shared by CPUs {cpus})": "{size}（CPU {cpus} 共用）",
     "unified: shared with the CPU": "统一内存：与 CPU 共用",
@@ -1494,10 +1487,10 @@ WORDS = {
     "ZeRO-1 (optimizer states)": "ZeRO-1（分片优化器状态）",
     "ZeRO-2 (+ gradients)": "ZeRO-2（再加梯度）",
     "ZeRO-3 / FSDP (+ weights)": "ZeRO-3 / FSDP（再加权重）",
-    "thing": "东西",
+    "thing": "对象",
     "a function": "一个函数",
     "a lambda": "一个 lambda",
-    "an object with __call__": "一个其类定义了 __call__ 的对象",
+    "an object with __call__": "类中定义了 __call__ 的对象",
     "a number": "一个数字",
     "a list": "一个列表",
     "attribute": "属性",
@@ -1582,7 +1575,7 @@ WORDS = {
     "hand-written step": "手写的训练步",
     "hand-written step, torch.compile": "手写的训练步，torch.compile",
     "hand-written step, CUDA graphs": "手写的训练步，CUDA 图",
-    "amortised: {n} epochs per compiled call": "摊销：每次调用编译后的代码跑 {n} 个轮次",
+    "amortised: {n} epochs per compiled call": "摊销（每次编译调用跑 {n} 个轮次）",
     "median (s)": "中位数 (s)",
     "epochs per second": "每秒轮次数",
     "speed-up over the lesson loop (median of the rounds)": "相对课程循环的加速比（各轮的中位数）",

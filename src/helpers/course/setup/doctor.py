@@ -170,7 +170,7 @@ def _warnings() -> list[str]:
     if torch.__version__.split("+")[0] != TESTED_TORCH:
         found.append(text("doctor.warn.torch", version=torch.__version__, tested=TESTED_TORCH))
     if untested := untested_versions():
-        shown = text("doctor.joint").join(untested[:8])
+        shown = text("joint.items").join(untested[:8])
         if len(untested) > 8:
             shown = text("doctor.warn.more", shown=shown, n=len(untested) - 8)
         found.append(text("doctor.warn.versions", shown=shown))
