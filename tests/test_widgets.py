@@ -40,3 +40,29 @@ def test_a_failing_experiment_raises_its_error(shown):
 def test_panel_needs_a_control(shown):
     with pytest.raises(ValueError, match="at least one control"):
         knob_panel(lambda: None, {}, title="Nothing")
+
+
+def test_in_a_kernel_the_panel_s_outputs_are_set_in_order_and_an_error_is_shown(shown, monkeypatch):
+    """In IPython the kernel sets the Output widget's outputs itself, as they come, in order;
+    a failing run shows its error there and leaves the panel usable."""
+    shell = type("Shell", (), {"display_pub": "the kernel's"})()
+    monkeypatch.setattr(helpers.widgets, "get_ipython", lambda: shell)
+
+    def experiment(n):
+        print("first", n)
+        shell.display_pub.publish({"text/plain": "a figure"})
+        print("second")
+        if n > 1:
+            raise RuntimeError("experiment failed")
+
+    slider = widgets.IntSlider(value=1)
+    knob_panel(experiment, {"n": slider}, title="Try")
+    (panel,) = shown
+    output = panel.children[-1]
+    assert [o["output_type"] for o in output.outputs] == ["stream", "display_data", "stream"]
+    assert output.outputs[0]["text"] == "first 1\n" and shell.display_pub == "the kernel's"
+    slider.value = 2
+    panel.button.click()  # replaces what the panel showed
+    assert output.outputs[0]["text"] == "first 2\n"
+    assert output.outputs[-1]["output_type"] == "error" and not panel.button.disabled
+    assert output.outputs[-1]["evalue"] == "experiment failed"
