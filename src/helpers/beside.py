@@ -184,7 +184,7 @@ def day07(
     for name in dict.fromkeys([*figures, *receipt["day07"]]):
         for key in ("device busy share", "MFU"):
             figure = text("receipts.day07." + key.replace(" ", "_"))
-            rows.append(text("receipts.day07.row", workload=word(name), figure=figure))
+            rows.append(text("joint.labelled", label=word(name), value=figure))
             ours.append(_figure(key, figures.get(name, {}).get(key)))
             theirs.append(_figure(key, receipt["day07"].get(name, {}).get(key)))
     roofs, copies = receipt["roofs"], receipt["copies"]

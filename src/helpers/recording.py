@@ -178,8 +178,7 @@ def roofline_finding(
 def same_losses_note(notes: Mapping[str, str]) -> str:
     """Every variant computed the lesson's losses; what compiling each one took or why not."""
     each = text("joint.clauses").join(
-        text("recording.same_losses.note", name=word(name), note=note)
-        for name, note in notes.items()
+        text("joint.labelled", label=word(name), value=note) for name, note in notes.items()
     )
     return text("recording.same_losses", notes=each)
 

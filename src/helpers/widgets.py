@@ -89,6 +89,7 @@ def drawing_into(output: widgets.Output):
 
         def clear_output(self, wait=False) -> None:
             shown.clear()
+            output.outputs = ()
 
     class Stream(io.TextIOBase):
         def __init__(self, name: str) -> None:

@@ -468,7 +468,6 @@ MESSAGES = {
     "day04.panel.fill": "fill",
     "day04.panel.title": "Preprocessing choices against the cross-validated score",
     "day04.reordered": "columns in another order give the same result: {same} | ignored: {ignored}",
-    "day04.broken": "{what}: {error}",
     "day04.pickled": "pickled pipeline predicts the same: {same}",
     "day04.output_columns": "output columns: {columns}",
     "day04.same_transform": "fit then transform == called with is_train: {same}",
@@ -901,7 +900,6 @@ MESSAGES = {
     "profiling.row.kernel": "kernels",
     "profiling.x": "time (µs from the first event)",
     # helpers.recording: day 5's findings, cell by cell
-    "recording.same_losses.note": "{name}: {note}",
     "recording.measured_on": "Measured on: **{card}**. PyTorch uses 1 thread here, on purpose.",
     "recording.one_thread": "one thread",
     "recording.arithmetic": (
@@ -1049,7 +1047,6 @@ MESSAGES = {
     "day05.plot.seconds_per": "seconds per {epochs} epochs",
     "day05.plot.timeline": "{epochs} epochs of the lesson's loop on {device}",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
-    "receipts.day07.row": "{workload}: {figure}",
     "receipts.label.yours": "{machine}, {day} (your receipt)",
     "receipts.label.reference": "{machine}, {day} (the course's reference, not yours)",
     "receipts.label.here": "this machine ({device}), now",
@@ -1444,6 +1441,7 @@ MESSAGES = {
         "data/heart_cleveland.csv` (see data/README.md for its source)."
     ),
     "data.none": "none",
+    "joint.labelled": "{label}: {value}",
     "joint.clauses": "; ",
     "joint.items": ", ",
 }

@@ -406,7 +406,6 @@ MESSAGES = {
     "day04.panel.fill": "填补方式",
     "day04.panel.title": "预处理的选择与交叉验证得分",
     "day04.reordered": "列换一种顺序，结果相同：{same} | 被忽略的列：{ignored}",
-    "day04.broken": "{what}：{error}",
     "day04.pickled": "经过 pickle 序列化的流水线预测结果不变：{same}",
     "day04.output_columns": "输出的列：{columns}",
     "day04.same_transform": "先 fit 再 transform 与带 is_train 调用的结果相同：{same}",
@@ -799,7 +798,6 @@ MESSAGES = {
     "profiling.row.kernel": "内核",
     "profiling.x": "时间（距第一个事件的 µs）",
     # helpers.recording
-    "recording.same_losses.note": "{name}：{note}",
     "recording.measured_on": "测量环境：**{card}**。这里 PyTorch 特意只用 1 个线程。",
     "recording.one_thread": "单线程",
     "recording.arithmetic": (
@@ -939,7 +937,6 @@ MESSAGES = {
     "day05.plot.seconds_per": "每 {epochs} 个轮次的秒数",
     "day05.plot.timeline": "课程循环在 {device} 上的 {epochs} 个轮次",
     # receipts: a GPU's figures beside this machine's (helpers.receipts)
-    "receipts.day07.row": "{workload}：{figure}",
     "receipts.label.yours": "{machine}，{day}（你的收据）",
     "receipts.label.reference": "{machine}，{day}（课程的参考收据，不是你的）",
     "receipts.label.here": "本机（{device}），现在",
@@ -1284,6 +1281,7 @@ MESSAGES = {
         "恢复它（来源见 data/README.md）。"
     ),
     "data.none": "无",
+    "joint.labelled": "{label}：{value}",
     "joint.clauses": "；",
     "joint.items": "、",
 }
