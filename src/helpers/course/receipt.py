@@ -18,8 +18,8 @@ sizes of :data:`helpers.config.KNOBS` (fast or full mode):
 :func:`collect` measures (the days' parts are in :mod:`helpers.course.receipt_days`);
 :func:`write` checks the payload with the lessons' own reader (:func:`helpers.receipts.validate`:
 the format and its plausibility bounds) before writing it. ``python -m helpers gpu-check`` is
-this on a CUDA GPU, plus the notebooks; its :func:`~helpers.course.gpu_check.summary` puts a
-receipt on one screen.
+this on a CUDA GPU, plus the notebooks; :func:`summary` puts a receipt on one screen (both
+commands print it).
 """
 
 from __future__ import annotations
@@ -149,9 +149,44 @@ def write(payload: dict, out: Path) -> Path:
     return out
 
 
+def summary(payload: dict) -> str:
+    """One screen: the machine, sync costs, copies, roofs, day 5's speed-ups, day 6, day 7."""
+    from helpers import takeoff
+
+    m, sync_, c, r = payload["machine"], payload["sync"], payload["copies"], payload["roofs"]
+    count = f"{m['count']} × " if m["count"] > 1 else ""
+    node = sync_["graph_node_s"]
+    lines = [
+        f"{count}{m['name']} | driver {m['driver']} | CUDA {m['cuda']} | torch {m['torch']} | "
+        f"{payload['date']} ({payload['mode']} mode)",
+        f"launch {sync_['launch_s'] * 1e6:.1f} µs, one .item() {sync_['item_s'] * 1e6:.1f} µs"
+        + (f", a CUDA graph node {node * 1e6:.2f} µs" if node else ""),
+        "copies (GB/s): "
+        + ", ".join(f"{k} {v / 1e9:.1f}" for k, v in c.items() if k != "bytes" and v),
+        f"roofs: {r['peak_flops'] / 1e12:.2f} TFLOP/s ({r['matmul_n']}²), "
+        f"{r['bandwidth_bytes_per_s'] / 1e9:.0f} GB/s",
+        f"day 5: {payload['day05']['kernels_per_epoch']:.0f} kernels per epoch",
+    ]
+    for name, v in payload["day05"]["variants"].items():
+        lines.append(f"  {name:48} {v['s_per_epoch'] * 1e6:9.1f} µs/epoch  {v['speedup']:6.2f}x")
+    points = payload["day06"]["points"]
+    for on, model in dict.fromkeys((p["device"], p["model"]) for p in points):
+        part = sorted((p for p in points if (p["device"], p["model"]) == (on, model)),
+                      key=lambda p: p["rows"])  # fmt: skip
+        found = takeoff.takeoff([p["rows"] for p in part], [p["seconds"] for p in part])
+        where = "beyond the sizes measured" if found is None else f"{found:,.0f} rows"
+        lines.append(f"day 6: {model} on {on}: {part[0]['seconds'] * 1e3:.3f} ms per step at "
+                     f"{part[0]['rows']:,} rows, take-off at {where}")  # fmt: skip
+    for name, f in payload["day07"].items():
+        lines.append(f"day 7: {name}: busy {f['device busy share']:.0%}, MFU {f['MFU']:.2%}")
+    if payload["allreduce"]:
+        best = max(p["bus_bytes_per_s"] for p in payload["allreduce"]["points"])
+        lines.append(f"all-reduce, {payload['allreduce']['gpus']} GPUs: {best / 1e9:.0f} GB/s")
+    return "\n".join(lines)
+
+
 def receipt(out: Path, *, fast: bool = False, device: str | None = None) -> int:
     """``python -m helpers receipt``: measure this device, check, write ``out``, summarise."""
-    from helpers.course.gpu_check import summary
     from helpers.device import get_device
 
     payload = collect(get_device(device), fast=fast or fast_mode())

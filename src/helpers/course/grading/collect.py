@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from helpers.course.grading.report import shown
+from helpers.course.grading.escape import shown
 
 FILE_RE = re.compile(
     r"^(?P<student>[A-Za-z0-9][A-Za-z0-9_.-]*?)_(?P<homework>day\d\d_homework)\.ipynb$"

@@ -74,7 +74,6 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm.auto import tqdm
@@ -87,19 +86,19 @@ from helpers.course.grading.collect import (  # noqa: F401 - part of this module
     Submission,
     find_submissions,
 )
-from helpers.course.grading.outcome import Outcome
+from helpers.course.grading.escape import shown  # noqa: F401 - part of this module's interface
+from helpers.course.grading.outcome import (  # noqa: F401 - part of this module's interface
+    Control,
+    Limits,
+    Outcome,
+    Result,
+)
 from helpers.course.grading.report import (  # noqa: F401 - part of this module's interface
     GRADE_COLUMNS,
     MANUAL_COLUMNS,
     NO_SANDBOX,
-    shown,
 )
-from helpers.course.grading.submission import (  # noqa: F401 - part of this module's interface
-    Limits,
-    Result,
-    every_outcome,
-    grade_submission,
-)
+from helpers.course.grading.submission import every_outcome, grade_submission
 from helpers.course.homework.markers import Homework, parse
 
 CONTROL = "control"
@@ -108,20 +107,6 @@ CONTROL = "control"
 
 class SandboxUnavailable(RuntimeError):
     """No OS sandbox here, and grading without one was not asked for."""
-
-
-@dataclass
-class Control:
-    """A master graded as a submission of its own solutions, before the class."""
-
-    result: Result
-    seconds: float
-
-    @property
-    def passed(self) -> bool:
-        return bool(self.result.outcomes) and all(
-            o.status in ("passed", "manual") for o in self.result.outcomes
-        )
 
 
 def _control(homework: str, limits: Limits, sandboxed: bool, cache: dict) -> Control:

@@ -1,12 +1,18 @@
-"""What grading found, as data shared by the grader and the process that examines answers.
+"""What grading found, as data: shared by the grading modules and the examining process.
 
 :class:`Check` is one statement of a test cell and how it went; :class:`Outcome` is one exercise:
-its status, the reason, and its checks. Both travel as JSON between processes.
+its status, the reason, and its checks. Both travel as JSON between processes. :class:`Limits`
+bounds the grading of one submission, :class:`Result` is what grading it produced (its outcomes,
+its rows for ``manual.csv``, why it was not graded) and :class:`Control` is a master graded as a
+submission of its own solutions: :mod:`.submission` and :mod:`.grader` make them,
+:mod:`.report` writes them.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+
+from helpers.course.grading.collect import Submission
 
 STATUSES = {
     "passed": "every check passed",
@@ -67,3 +73,38 @@ class Outcome:
         tests = [c for c in checks if c.test or c.status != "passed"]
         passed = bool(tests) and all(c.status == "passed" for c in tests)
         return cls(exercise, "passed" if passed else "failed", "", checks)
+
+
+@dataclass
+class Limits:
+    """Time and memory limits for grading one submission."""
+
+    cell_seconds: float = 60.0
+    notebook_seconds: float = 600.0
+    memory_mb: int = 4096
+
+
+@dataclass
+class Result:
+    """What grading one submission produced."""
+
+    submission: Submission
+    outcomes: list[Outcome] = field(default_factory=list)
+    manual: list[dict] = field(default_factory=list)  # rows for manual.csv
+    problem: str | None = None  # why it could not be graded, for report.txt
+    blocked: bool = False  # its homework's control failed: nobody was graded for it
+    seconds: float = 0.0
+
+
+@dataclass
+class Control:
+    """A master graded as a submission of its own solutions, before the class."""
+
+    result: Result
+    seconds: float
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.result.outcomes) and all(
+            o.status in ("passed", "manual") for o in self.result.outcomes
+        )

@@ -1,9 +1,10 @@
 """What grading writes: ``grades.csv``, ``manual.csv``, the feedback files and ``report.txt``.
 
 Everything in them that came from a submission or from a process that ran answer code is made
-safe to show: :func:`shown` escapes control characters and line breaks (one line of the report
-cannot pose as another), :func:`cell` keeps a spreadsheet from reading a text as a formula, and a
-runner's error output appears only as an indented block (:func:`block`).
+safe to show with :mod:`.escape`: :func:`~.escape.shown` escapes control characters and line
+breaks (one line of the report cannot pose as another), :func:`~.escape.cell` keeps a spreadsheet
+from reading a text as a formula, and a runner's error output appears only as an indented block
+(:func:`~.escape.block`).
 """
 
 from __future__ import annotations
@@ -13,45 +14,16 @@ import platform
 import shlex
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from helpers.course import paths
 from helpers.course.grading import sandbox
+from helpers.course.grading.escape import block, cell, shown
+from helpers.course.grading.outcome import Control, Limits, Result
 from helpers.course.homework.markers import Homework
-
-if TYPE_CHECKING:
-    from helpers.course.grading.grader import Control
-    from helpers.course.grading.submission import Limits, Result
 
 NO_SANDBOX = (
     "Graded WITHOUT an OS sandbox (--no-sandbox): answer code ran with the grader's own rights."
 )
-FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def shown(text: str, limit: int = 500) -> str:
-    """``text`` on one line, control characters and line breaks escaped, at most ``limit``
-    characters.
-
-    >>> shown("ok\\nforged line\\x1b[2J")
-    'ok\\\\nforged line\\\\x1b[2J'
-    """
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def cell(text: str) -> str:
-    """A CSV cell a spreadsheet shows as text, never evaluates (a leading ``'``).
-
-    >>> cell("=HYPERLINK(1)"), cell("fine")
-    ("'=HYPERLINK(1)", 'fine')
-    """
-    return "'" + text if text.startswith(FORMULA) else text
-
-
-def block(log: str, indent: str = "    | ") -> list[str]:
-    """A runner's error output as indented lines, each escaped."""
-    return [indent + shown(line, 300) for line in log.splitlines() if line.strip()]
 
 
 def score(value: float) -> str:

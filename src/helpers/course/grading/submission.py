@@ -12,16 +12,15 @@ import hashlib
 import json
 import multiprocessing
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 
 from helpers.course import paths
-from helpers.course.grading import report, sandbox
+from helpers.course.grading import escape, report, sandbox
 from helpers.course.grading.collect import Submission, read_safely
-from helpers.course.grading.outcome import Outcome
-from helpers.course.grading.report import shown
+from helpers.course.grading.escape import shown
+from helpers.course.grading.outcome import Limits, Outcome, Result
 from helpers.course.homework.markers import (
     MANUAL_PLACEHOLDER,
     Homework,
@@ -29,27 +28,6 @@ from helpers.course.homework.markers import (
     parse,
     rubric,
 )
-
-
-@dataclass
-class Limits:
-    """Time and memory limits for grading one submission."""
-
-    cell_seconds: float = 60.0
-    notebook_seconds: float = 600.0
-    memory_mb: int = 4096
-
-
-@dataclass
-class Result:
-    """What grading one submission produced."""
-
-    submission: Submission
-    outcomes: list[Outcome] = field(default_factory=list)
-    manual: list[dict] = field(default_factory=list)  # rows for manual.csv
-    problem: str | None = None  # why it could not be graded, for report.txt
-    blocked: bool = False  # its homework's control failed: nobody was graded for it
-    seconds: float = 0.0
 
 
 def _digest(path: Path) -> str:
@@ -224,7 +202,7 @@ def _manual(result: Result, master: Homework, notebook, cells: dict[str, int]) -
                 "homework": result.submission.homework,
                 "question": qid,
                 "max_points": report.score(part.points),
-                "answer": report.cell(answer),
+                "answer": escape.cell(answer),
                 "points": "",
                 "comment": "",
                 "rubric": (rubric(master.source(part)) or ("",))[0],

@@ -15,7 +15,8 @@ import nbformat
 
 from helpers.course import paths
 from helpers.course.grading.collect import STUDENT_RE, Submission
-from helpers.course.grading.submission import Limits, grade_submission
+from helpers.course.grading.outcome import Limits
+from helpers.course.grading.submission import grade_submission
 from helpers.course.homework.markers import Homework, HomeworkFormatError, parse
 from helpers.course.notebooks.clean import clean
 
