@@ -599,6 +599,28 @@ def test_submit_checks_and_writes_the_copy_to_hand_in(tmp_path, capsys):
     assert "use letters, digits" in capsys.readouterr().err
 
 
+def test_examiners_start_from_a_fork_server_or_as_windows_starts_them(monkeypatch):
+    """A fork server where the system has one; spawn where it has none (Windows) or where
+    COURSE_START_METHOD=spawn asks for it; never a fork of the grader (its threads)."""
+    for asked, method in [(None, "forkserver"), ("fork", "forkserver"), ("spawn", "spawn")]:
+        monkeypatch.setattr(submission, "START_METHOD", asked)
+        assert submission._examiners().get_start_method() == method, asked
+    monkeypatch.setattr(submission, "START_METHOD", None)
+    monkeypatch.setattr(submission.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    assert submission._examiners().get_start_method() == "spawn"
+
+
+def test_submit_grades_with_spawned_examiners_as_on_windows(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(submission, "START_METHOD", "spawn")
+    mine = tmp_path / "day00_homework.ipynb"
+    nbformat.write(answered("day00"), mine)
+    out = tmp_path / "to_hand_in"
+    assert main(["submit", str(mine), "--student", "alice", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert re.search(r"day00\.device\s+passed", printed), printed
+    assert re.search(r"day00\.count_parameters\s+passed", printed), printed
+
+
 def test_submit_names_the_homework_to_hand_in_when_given_a_lesson(tmp_path, capsys):
     lesson = paths.NOTEBOOKS / "day03_call_and_modules.ipynb"
     assert main(["submit", str(lesson), "--student", "al", "--out", str(tmp_path)]) == 1

@@ -227,8 +227,7 @@ def test_day_5_compiles_its_variants_and_runs_them_with_static_weights(monkeypat
 
     monkeypatch.setattr(compiled, "compile_all", compile_all)
     monkeypatch.setattr(loops, "handwritten_loop", handwritten)
-    sizes = Sizes(fast=True)
-    sizes.receipt_compile, sizes.day05_fix_epochs, sizes.day05_profile_epochs = True, 20, 5
+    sizes = Sizes(fast=True, receipt_compile=True, day05_fix_epochs=20, day05_profile_epochs=5)
     found = receipt_days.day05(torch.device("cpu"), sizes)
     assert set(found["variants"]) == {
         "lesson loop, .item() every 100 epochs",

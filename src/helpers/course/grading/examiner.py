@@ -354,7 +354,8 @@ def run_job(folder: str) -> None:
     """Examine ``folder/job.json`` into ``folder/result.json`` (or the reason into ``error.txt``).
 
     The grader runs it in a fresh process forked from a server that has already imported PyTorch,
-    so each submission's examiner starts at once and shares nothing with the others.
+    so each submission's examiner starts at once and shares nothing with the others (spawned
+    where there is no such server: :func:`.submission._examiners`).
     """
     os.chdir(folder)
     os.environ.update(EXAMINER_ENV)

@@ -3,7 +3,8 @@
 :func:`grade_submission` never raises for anything the submission does: a file that cannot be
 read, is not a notebook, holds another homework's answers or changes while it is graded gets the
 same status on every exercise (and the reason). The examiner runs in a fresh process forked from
-a server that has already imported PyTorch (:func:`_examiners`); :mod:`.grader` grades a class.
+a server that has already imported PyTorch, or spawned where there is none (:func:`_examiners`);
+:mod:`.grader` grades a class.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
+import multiprocessing.context
 import tempfile
 from pathlib import Path
 
 import nbformat
 
+from helpers.config import START_METHOD
 from helpers.course import paths
 from helpers.course.grading import escape, report, sandbox
 from helpers.course.grading.collect import Submission, read_safely
@@ -43,19 +46,25 @@ def _unreadable(err: Exception) -> str:
     return f"not a notebook nbformat can read ({type(err).__name__})"
 
 
-_EXAMINERS = None
+_EXAMINERS: dict[str, multiprocessing.context.BaseContext] = {}
 
 
-def _examiners():
+def _examiners() -> multiprocessing.context.BaseContext:
     """Where examiners come from: processes forked from a server that has already imported
-    PyTorch and the examiner, so each starts at once and shares no state with another."""
-    global _EXAMINERS
-    if _EXAMINERS is None:
-        _EXAMINERS = multiprocessing.get_context("forkserver")
-        _EXAMINERS.set_forkserver_preload(
-            ["torch", "numpy", "pandas", "helpers.course.grading.examiner"]
-        )
-    return _EXAMINERS
+    PyTorch and the examiner (forkserver), so each starts at once and shares no state with
+    another. Where the system has no forkserver (Windows), or ``COURSE_START_METHOD=spawn`` asks
+    to start processes as there (:data:`helpers.config.START_METHOD`), each is a fresh
+    interpreter (spawn), which imports them itself. Never a fork of the grader: its threads
+    (one per ``--jobs``) would leave a forked copy's locks held."""
+    usable = "forkserver" in multiprocessing.get_all_start_methods()
+    method = "spawn" if START_METHOD == "spawn" or not usable else "forkserver"
+    if method not in _EXAMINERS:
+        _EXAMINERS[method] = multiprocessing.get_context(method)
+        if method == "forkserver":
+            _EXAMINERS[method].set_forkserver_preload(
+                ["torch", "numpy", "pandas", "helpers.course.grading.examiner"]
+            )
+    return _EXAMINERS[method]
 
 
 def _examined(job: dict, limits: Limits, cache: dict | None) -> list[Outcome]:
