@@ -131,7 +131,7 @@ def test_streams_say_whether_the_copy_overlapped(one, two, words, monkeypatch):
 
 
 def test_every_variant_has_a_chinese_name_and_the_findings_use_it(monkeypatch):
-    from helpers.messages import word
+    from helpers.i18n import word
 
     pools = copies.CopyPools(torch.device("meta"), 4096)  # tensors need no GPU; only names read
     for kind in ("cpu", "cuda", "mps"):

@@ -29,7 +29,6 @@ from helpers import (
     topology,
     utilisation,
 )
-from helpers.messages import text
 
 CARD = {"cpu": "AMD EPYC 7763", "cpu_usable": 8, "device": "cpu", "torch": "2.5.1",
         "torch_build": "CPU", "torch_threads": 8, "python": "3.11.9"}  # fmt: skip
@@ -130,7 +129,7 @@ def test_tables_and_labels_follow_the_language(monkeypatch):
     assert table.index.name == "论断" and list(table.columns) == ["你的数据"]
     assert table.iloc[0, 0] == "在 CPU 上无法检验"
     assert live.Sampler.source.fget(type("S", (), {"lib": None, "mps": False})()) == (
-        text("live.source.cpu", lang="zh")
+        "没有找到 GPU 或驱动：改为显示本进程的 CPU 占用和内存"
     )
     monkeypatch.setenv("COURSE_LANG", "en")
     assert claims.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"
@@ -143,16 +142,16 @@ def test_plot_labels_are_chinese_only_where_a_font_can_draw_them(font, x_label, 
     import matplotlib
 
     matplotlib.use("Agg")
-    from helpers import fonts, messages
+    from helpers import fonts, i18n
 
     monkeypatch.setenv("COURSE_LANG", "zh")
     monkeypatch.setattr(fonts, "cjk_font", lambda installed=None: font)
     monkeypatch.setattr(fonts, "use_cjk_font", lambda installed=None: font)
-    messages._plots_draw_chinese.cache_clear()
+    i18n.plots_draw_chinese.cache_clear()
     try:
         ax = roofline.draw(ROOF, [WORK])
         assert ax.get_xlabel().startswith(x_label)
         legend = [t.get_text() for t in ax.get_legend().get_texts()]
         assert any(("开销受限" if font else "overhead-bound") in t for t in legend), legend
     finally:
-        messages._plots_draw_chinese.cache_clear()
+        i18n.plots_draw_chinese.cache_clear()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from helpers import receipts
-from helpers.messages import text, word
+from helpers.i18n import N_, _, word
 from helpers.receipts import Receipt, Shelf
 
 
@@ -40,25 +40,47 @@ def show(found: Beside) -> None:
         display(found.table)
 
 
-def label(receipt: Receipt) -> str:
+def receipt_label(receipt: Receipt) -> str:
     """The column's name: the device, the date, and whose receipt it is."""
-    whose = "receipts.label.reference" if receipt.reference else "receipts.label.yours"
-    return text(whose, machine=receipt.name, day=receipt.day)
+    whose = (
+        _("{machine}, {day} (the course's reference, not yours)")
+        if receipt.reference
+        else _("{machine}, {day} (your receipt)")
+    )
+    return whose.format(machine=receipt.name, day=receipt.day)
 
 
 def here(device_type: str) -> str:
     """This machine's column."""
-    return text("receipts.label.here", device=device_type)
+    return _("this machine ({device}), now").format(device=device_type)
 
 
-def heading(found: Shelf, receipt: Receipt | None, missing: str = "receipts.none") -> str:
+def heading(found: Shelf, receipt: Receipt | None, missing: str | None = None) -> str:
     """The broken files skipped, then where the figures come from (or how to make a receipt)."""
-    lines = [text("receipts.broken", problem=p) for p in found.broken]
+    lines = [_("Skipped a broken receipt: {problem}").format(problem=p) for p in found.broken]
     if receipt is None:
-        lines.append(text(missing, folder=receipts.folder()))
+        lines.append(
+            (
+                missing
+                or _(
+                    "No receipt of a GPU here yet, so only this machine's figures are "
+                    "shown. On a rented GPU (Colab, Kaggle, a GPU platform) run `python -m "
+                    "helpers receipt --out my-gpu.json`, copy the file into `{folder}`, "
+                    "and run this cell again."
+                )
+            ).format(folder=receipts.folder())
+        )
     else:
-        whose = "receipts.source.reference" if receipt.reference else "receipts.source.yours"
-        lines.append(text(whose, label=label(receipt), file=receipt.path.name))
+        whose = (
+            _(
+                "Beside this machine: **{label}**, from `{file}`: measured by the "
+                "course, not by you. Your own receipts go in the `receipts/` folder "
+                "and replace it."
+            )
+            if receipt.reference
+            else _("Beside this machine: **{label}**, from `{file}`.")
+        )
+        lines.append(whose.format(label=receipt_label(receipt), file=receipt.path.name))
     return "\n\n".join(lines)
 
 
@@ -78,15 +100,26 @@ def day06(found: Shelf | None = None) -> Beside:
     found = or_load(found)
     receipt = found.pick()
     receipt = None if receipt is None or receipt.device == "cpu" else receipt
-    return Beside(heading(found, receipt, "receipts.day06.none"))
+    return Beside(
+        heading(
+            found,
+            receipt,
+            _(
+                "No GPU curve to draw beside this machine's: no receipt of a GPU here. "
+                "On a rented GPU run `python -m helpers receipt --out my-gpu.json`, "
+                "copy the file into `{folder}`, and run this notebook again; until "
+                "then the crossover below is bounded from the lesson's one run."
+            ),
+        )
+    )
 
 
 def gigabytes(rate: float | None) -> str:
-    return text("receipts.missing") if rate is None else f"{rate / 1e9:,.1f} GB/s"
+    return _("not measured") if rate is None else f"{rate / 1e9:,.1f} GB/s"
 
 
 def microseconds(seconds: float | None) -> str:
-    return text("receipts.missing") if seconds is None else f"{seconds * 1e6:,.1f} µs"
+    return _("not measured") if seconds is None else f"{seconds * 1e6:,.1f} µs"
 
 
 def day01(card: dict, found: Shelf | None = None) -> Beside:
@@ -94,7 +127,13 @@ def day01(card: dict, found: Shelf | None = None) -> Beside:
     found = or_load(found)
     if not found.receipts:
         return Beside(heading(found, None))
-    rows = [text(f"receipts.card.{k}") for k in ("device", "memory", "driver", "torch", "cpu")]
+    rows = [
+        _("device"),
+        _("memory"),
+        _("driver / CUDA"),
+        _("PyTorch version"),
+        _("host CPU, threads"),
+    ]
     columns = {
         here(card["device"]): [
             card.get("gpu") or card["cpu"],
@@ -109,7 +148,7 @@ def day01(card: dict, found: Shelf | None = None) -> Beside:
     for receipt in ordered:
         m = receipt["machine"]
         memory = "-" if m["memory_bytes"] is None else f"{m['memory_bytes'] / 1e9:.1f} GB"
-        columns[label(receipt)] = [
+        columns[receipt_label(receipt)] = [
             f"{receipt.name} ({m['device']})",
             memory,
             f"{m['driver'] or '-'} / CUDA {m['cuda'] or '-'}",
@@ -117,17 +156,26 @@ def day01(card: dict, found: Shelf | None = None) -> Beside:
             f"{m['cpu']}, {m['threads']}",
         ]
     heads = [heading(found, first)] + [
-        text("receipts.source.also", label=label(r), file=r.path.name) for r in ordered[1:]
+        _("Also: **{label}**, from `{file}`.").format(label=receipt_label(r), file=r.path.name)
+        for r in ordered[1:]
     ]
     return Beside("\n\n".join(heads), pd.DataFrame(columns, index=rows))
 
 
+COPY_NAMES = {
+    "h2d_pageable": N_("host to device, pageable memory"),
+    "h2d_pinned": N_("host to device, pinned memory"),
+    "d2h_pageable": N_("device to host, pageable memory"),
+    "d2h_pinned": N_("device to host, pinned memory"),
+    "on_device": N_("within the device (on a CPU: memory to memory)"),
+}
+"""A receipt's copy paths, by their key, as the table names them."""
 COPY_ROWS = {  # a receipt's key: this machine's copy_ variant that measures the same path
-    "h2d_pageable": ("pageable -> GPU, copy_", "host -> MPS, copy_"),
-    "h2d_pinned": ("pinned -> GPU, copy_",),
+    "h2d_pageable": (N_("pageable -> GPU, copy_"), N_("host -> MPS, copy_")),
+    "h2d_pinned": (N_("pinned -> GPU, copy_"),),
     "d2h_pageable": (),
     "d2h_pinned": (),
-    "on_device": ("CPU memory, copy_ into a buffer",),
+    "on_device": (N_("CPU memory, copy_ into a buffer"),),
 }
 """Day 2's copy variants (``helpers.copies``) by the receipt's copy they stand beside."""
 
@@ -144,17 +192,19 @@ def day02(copies: pd.DataFrame, device_type: str, found: Shelf | None = None) ->
     table = pd.DataFrame(
         {
             here(device_type): [gigabytes(ours[k]) for k in COPY_ROWS],
-            label(receipt): [gigabytes(receipt["copies"][k]) for k in COPY_ROWS],
+            receipt_label(receipt): [gigabytes(receipt["copies"][k]) for k in COPY_ROWS],
         },
-        index=[text(f"receipts.copy.{k}") for k in COPY_ROWS],
+        index=[word(COPY_NAMES[k]) for k in COPY_ROWS],
     )
     rates = [r for r in (receipt["copies"]["h2d_pageable"], receipt["copies"]["h2d_pinned"]) if r]
     notes = [heading(found, receipt)]
     if len(rates) == 2:
         notes.append(
-            text(
-                "receipts.day02.pinned", ratio=rates[1] / rates[0], size=receipt["copies"]["bytes"]
-            )
+            _(
+                "On that device a pinned copy of {size:,} bytes ran {ratio:.1f}× as "
+                "fast as a pageable one: a pageable copy goes through a pinned staging "
+                "buffer first."
+            ).format(ratio=rates[1] / rates[0], size=receipt["copies"]["bytes"])
         )
     return Beside("\n\n".join(notes), table)
 
@@ -162,7 +212,7 @@ def day02(copies: pd.DataFrame, device_type: str, found: Shelf | None = None) ->
 def _figure(key: str, value: float | None) -> str:
     """A day-7 figure: the busy share in whole percent, MFU with two significant digits."""
     if value is None:
-        return text("receipts.missing")
+        return _("not measured")
     return f"{value:.0%}" if key == "device busy share" else f"{value * 100:.2g}%"
 
 
@@ -182,20 +232,23 @@ def day07(
         return Beside(heading(found, None))
     rows, ours, theirs = [], [], []
     for name in dict.fromkeys([*figures, *receipt["day07"]]):
-        for key in ("device busy share", "MFU"):
-            figure = text("receipts.day07." + key.replace(" ", "_"))
-            rows.append(text("joint.labelled", label=word(name), value=figure))
+        for key in (N_("device busy share"), N_("MFU")):
+            rows.append(_("{label}: {value}").format(label=word(name), value=word(key)))
             ours.append(_figure(key, figures.get(name, {}).get(key)))
             theirs.append(_figure(key, receipt["day07"].get(name, {}).get(key)))
     roofs, copies = receipt["roofs"], receipt["copies"]
-    rows += [text(f"receipts.day07.{k}") for k in ("peak", "bandwidth", "pinned")]
-    ours += [f"{peak / 1e12:,.3f} TFLOP/s", gigabytes(bandwidth), text("receipts.missing")]
+    rows += [
+        _("peak FLOP/s (a large matrix product)"),
+        _("memory bandwidth (a large copy within the device)"),
+        _("host to device copy, pinned memory"),
+    ]
+    ours += [f"{peak / 1e12:,.3f} TFLOP/s", gigabytes(bandwidth), _("not measured")]
     theirs += [
         f"{roofs['peak_flops'] / 1e12:,.3f} TFLOP/s",
         gigabytes(roofs["bandwidth_bytes_per_s"]),
         gigabytes(copies["h2d_pinned"]),
     ]
-    table = pd.DataFrame({here(device_type): ours, label(receipt): theirs}, index=rows)
+    table = pd.DataFrame({here(device_type): ours, receipt_label(receipt): theirs}, index=rows)
     return Beside(heading(found, receipt), table)
 
 
@@ -205,17 +258,31 @@ def day08(fitted: dict[str, float | None], found: Shelf | None = None) -> Beside
     found = or_load(found)
     receipt = found.pick(gpus=2)
     if receipt is None or receipt["allreduce"] is None:
-        return Beside(heading(found, None, "receipts.day08.none"))
+        return Beside(
+            heading(
+                found,
+                None,
+                _(
+                    "No receipt of two or more GPUs here, so no all-reduce over a real "
+                    "link to show. On a machine with several GPUs run `python -m helpers "
+                    "receipt --out my-gpus.json` and copy the file into `{folder}`."
+                ),
+            )
+        )
     ring = receipt["allreduce"]
-    column = text("receipts.day08.column", label=label(receipt), gpus=ring["gpus"])
+    column = _("all-reduce bus bandwidth, {gpus} GPUs: {label}").format(
+        label=receipt_label(receipt), gpus=ring["gpus"]
+    )
     table = pd.DataFrame(
         {column: [gigabytes(p["bus_bytes_per_s"]) for p in ring["points"]]},
-        index=[text("copies.bytes", n=p["bytes"]) for p in ring["points"]],
+        index=[_("{n:,} bytes").format(n=p["bytes"]) for p in ring["points"]],
     )
     best = max(p["bus_bytes_per_s"] for p in ring["points"])
     notes = [heading(found, receipt)]
     for name, rate in fitted.items():
         if rate:
-            notes.append(text("receipts.day08.ratio", method=name, here=gigabytes(rate),
-                              there=gigabytes(best), ratio=best / rate))  # fmt: skip
+            notes.append(_(
+"**{method}** here: {here} fitted; the receipt's GPUs reached {there}, "
+"{ratio:,.0f}× as much."
+).format(method=name, here=gigabytes(rate), there=gigabytes(best), ratio=best / rate))  # fmt: skip
     return Beside("\n\n".join(notes), table)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from helpers.messages import text
+from helpers.i18n import N_, _, word
 from helpers.stats import AffineFit, Interval, LineCheck, fit_affine
 
 STUDENT_EPOCHS = 20_000
@@ -40,13 +40,41 @@ STUDENT_RUNS = ((100, 200, 10.43), (200, 100, 10.02), (1000, 20, 10.12), (2000, 
 """The original observation: (record every N epochs, recordings, remaining time in seconds)."""
 
 CLAIMS = ("floor", "sync", "issue", "compute")
-"""The explanation's parts and the lesson's loosest number; each is worded in the message
-catalog as ``claims.claim.<part>`` (:mod:`helpers.messages`)."""
+"""The explanation's parts and the lesson's loosest number (:data:`CLAIMED` words them)."""
+CLAIMED = {
+    "floor": N_(
+        "A floor (底噪) every epoch pays whether or not it records: the Python "
+        "`for` loop itself plus launching kernels (启动开销)"
+    ),
+    "sync": N_(
+        "`.item()` is a synchronisation (同步) that makes the CPU wait for the "
+        "GPU, with a threshold effect (阈值效应): below some recording frequency "
+        "the waits stop mattering"
+    ),
+    "issue": N_(
+        "Submission is asynchronous (异步): once recordings are rare, how fast "
+        "the CPU issues commands, not the number of syncs, limits the speed"
+    ),
+    "compute": N_(
+        "'About 3 s of necessary compute' (必须的计算时长), subtracted to leave the "
+        "remaining time (剩余时长)"
+    ),
+}
+"""Each part of the explanation, as the lesson words it."""
+VERDICTS = (
+    N_("supported"),
+    N_("partly supported"),
+    N_("not supported"),
+    N_("supported (second half only)"),
+    N_("loose: could be time inside operators"),
+    N_("loose: more than time inside operators"),
+)
+"""The verdicts a part can get (and ``not testable on a <device>``)."""
 
 
 def student_table() -> pd.DataFrame:
     """The original observation as a table: ``every``, ``recordings``, ``remaining_s``."""
-    return pd.DataFrame(STUDENT_RUNS, columns=["every", "recordings", "remaining_s"])
+    return pd.DataFrame(STUDENT_RUNS, columns=["every", N_("recordings"), "remaining_s"])
 
 
 def student_fit() -> AffineFit:
@@ -59,10 +87,17 @@ def single_runs_say(fit: AffineFit) -> str:
     """What a handful of single runs, one per condition, can say about the price of a recording
     (the student's table and the learner's first one)."""
     if not fit.b.distinguishable:
-        return text("claims.single.noise", n=fit.b.n)
+        return _(
+            "{n} single runs cannot price a recording: no line, straight or not, "
+            "can be seen in them."
+        ).format(n=fit.b.n)
     if fit.b.value < 0:
-        return text("claims.single.drift", n=fit.b.n)
-    return text("claims.single.priced", n=fit.b.n)
+        return _(
+            "these {n} runs drifted: a slope that more recordings cannot cause, so no price either."
+        ).format(n=fit.b.n)
+    return _("these {n} runs do price a recording, though one run each is a thin basis.").format(
+        n=fit.b.n
+    )
 
 
 @dataclass(frozen=True)
@@ -81,28 +116,28 @@ class Judgement:
         """The verdict in the course's language."""
         cpu = "not testable on a "
         if self.verdict.startswith(cpu):
-            return text("claims.verdict.not testable", device=self.verdict.removeprefix(cpu))
-        return text(f"claims.verdict.{self.verdict}")
+            return _("not testable on a {device}").format(device=self.verdict.removeprefix(cpu))
+        return word(self.verdict)
 
     def row(self) -> dict:
         """The claim, the verdict and the evidence, headed in the course's language."""
         return {
-            text("claims.column.claim"): text(f"claims.claim.{self.part}"),
-            text("claims.column.verdict"): self.shown_verdict(),
-            text("claims.column.evidence"): self.evidence,
+            _("claim"): word(CLAIMED[self.part]),
+            _("your data"): self.shown_verdict(),
+            _("evidence"): self.evidence,
         }
 
     def line(self) -> str:
         """The verdict, the part and the evidence as one Markdown list item."""
-        return text(
-            "claims.line", verdict=self.shown_verdict(), part=self.part, evidence=self.evidence
+        return _("- **{verdict}** ({part}): {evidence}").format(
+            verdict=self.shown_verdict(), part=self.part, evidence=self.evidence
         )
 
 
 def verdict_table(judgements: list[Judgement]) -> pd.DataFrame:
     """The claims as the index, the verdicts as the one column (the evidence is said apart)."""
-    table = pd.DataFrame([j.row() for j in judgements]).set_index(text("claims.column.claim"))
-    return table[[text("claims.column.verdict")]]
+    table = pd.DataFrame([j.row() for j in judgements]).set_index(_("claim"))
+    return table[[_("your data")]]
 
 
 def _us(seconds: float) -> str:
@@ -116,9 +151,17 @@ WAITING_DEVICES = ("cuda", "mps")
 
 def _launches(operators: float, computing: float, device_type: str) -> str:
     """What the operators an epoch dispatches are on ``device_type``."""
-    if device_type in ("cuda", "mps"):
-        return text(f"claims.launches.{device_type}", computing=computing)
-    return text("claims.launches.cpu", computing=computing)
+    if device_type == "cuda":
+        return _("{computing:.0f} of them compute, each a kernel launch").format(
+            computing=computing
+        )
+    if device_type == "mps":
+        return _("{computing:.0f} of them compute, each a GPU kernel").format(computing=computing)
+    return _(
+        "{computing:.0f} of them compute; a CPU launches no kernels, so "
+        "dispatch, autograd and the optimiser's Python stand in for the "
+        "launches"
+    ).format(computing=computing)
 
 
 def judge_floor(
@@ -153,21 +196,31 @@ def judge_floor(
             "too noisy to judge the floor; measure more rounds"
         )
     outside = min(max(1 - inside_share, 0.0), 1.0)
-    head = text(
-        "claims.floor.head",
-        value=_us(floor.value),
-        low=_us(floor.low),
-        high=_us(floor.high),
-        outside=outside,
-    )
-    loop = text("claims.floor.loop", ns=bare_loop * 1e9, percent=bare_loop / floor.value * 100)
+    head = _(
+        "The floor is real: {value} per epoch (95% interval {low} to {high}), "
+        "paid whatever is recorded; {outside:.0%} of an epoch lies outside the "
+        "operators' own time"
+    ).format(value=_us(floor.value), low=_us(floor.low), high=_us(floor.high), outside=outside)
+    loop = _(
+        "The `for` statement with its `%` test takes {ns:.0f} ns of it "
+        "({percent:.2g}%): the loop that carries a floor is the Python each "
+        "epoch runs, not the loop statement"
+    ).format(ns=bare_loop * 1e9, percent=bare_loop / floor.value * 100)
     if outside > 0.5:
         launches = _launches(operators, computing, device_type)
-        evidence = text(
-            "claims.floor.overhead", head=head, operators=operators, launches=launches, loop=loop
-        )
+        evidence = _(
+            "{head}: overhead, the cost of issuing the {operators:.0f} operators "
+            "each epoch dispatches ({launches}). {loop}."
+        ).format(head=head, operators=operators, launches=launches, loop=loop)
         return Judgement("floor", "supported", evidence)
-    return Judgement("floor", "partly supported", text("claims.floor.work", head=head, loop=loop))
+    return Judgement(
+        "floor",
+        "partly supported",
+        _(
+            "{head}: most of the floor is the operators' work itself, not the loop "
+            "or the launches. {loop}."
+        ).format(head=head, loop=loop),
+    )
 
 
 def judge_sync(line: LineCheck, device_type: str = "cpu") -> Judgement:
@@ -182,22 +235,59 @@ def judge_sync(line: LineCheck, device_type: str = "cpu") -> Judgement:
     """
     price = line.fit.b
     said = {
-        "priced": text("claims.sync.priced", price=price.text(1e6, " µs", 2)),
+        "priced": _("one recording costs {price}").format(price=price.text(1e6, " µs", 2)),
         "zero": price.zero_verdict(),
         "bend": line.bend.text(1e3, " ms", 1),
-        "sharp": text("claims.sync.sharp", smallest=_us(line.smallest_slope)),
+        "sharp": _("these runs would have detected {smallest} or more").format(
+            smallest=_us(line.smallest_slope)
+        ),
         "device": device_type,
     }
     if device_type not in WAITING_DEVICES:
-        evidence = text("claims.sync.no_queue", **{**said, "device": device_type.upper()})
+        evidence = _(
+            "On a {device} nothing is queued, so `.item()` has nothing to wait "
+            "for: it reads a number already in memory. What these runs saw "
+            "({priced}; {zero}; bend {bend}) is the work of recording, or noise, "
+            "not a wait; run this notebook on a GPU to test the claim."
+        ).format(**{**said, "device": device_type.upper()})
         return Judgement("sync", f"not testable on a {device_type.upper()}", evidence)
     if not price.distinguishable:
-        return Judgement("sync", "not supported", text("claims.sync.hidden", **said))
+        return Judgement(
+            "sync",
+            "not supported",
+            _(
+                "On this {device} device the waits do not show: {priced}: {zero}; "
+                "{sharp}, so if they cost, they cost less."
+            ).format(**said),
+        )
     if price.value < 0:
-        return Judgement("sync", "not supported", text("claims.sync.drift", **said))
+        return Judgement(
+            "sync",
+            "not supported",
+            _(
+                "Recording more made runs faster ({priced}): a drift of the machine, "
+                "not a cost. Re-run with more rounds."
+            ).format(**said),
+        )
     if line.bend.distinguishable and line.bend.value > 0:
-        return Judgement("sync", "supported", text("claims.sync.threshold", **said))
-    return Judgement("sync", "partly supported", text("claims.sync.no_threshold", **said))
+        return Judgement(
+            "sync",
+            "supported",
+            _(
+                "The waits are real: {priced}, and the time bends upwards (bend "
+                "{bend}): frequent recordings cost more each, rare ones next to "
+                "nothing: a threshold effect."
+            ).format(**said),
+        )
+    return Judgement(
+        "sync",
+        "partly supported",
+        _(
+            "The waits are real: {priced}. But the time does not bend upwards "
+            "(bend {bend}): each recording costs the same however often it comes, "
+            "so the waits matter in proportion to their number: no threshold."
+        ).format(**said),
+    )
 
 
 def judge_issue(
@@ -220,28 +310,30 @@ def judge_issue(
     where nothing is queued, only that second half is tested, and the verdict says so.
     """
     overhead = min(max(1 - inside_share, 0.0), 1.0)
-    facts = text(
-        "claims.issue.facts",
-        epoch=_us(epoch),
-        overhead=overhead,
-        sync_share=sync_share,
-        speedup_low=speedup_low,
-    )
+    facts = _(
+        "with rare recordings an epoch takes {epoch}, {overhead:.0%} of it "
+        "outside the operators (overhead) and {sync_share:.1%} of a run in the "
+        "recordings' waits; issuing fewer operations per epoch made training "
+        "at least {speedup_low:.2f}× as fast in three rounds out of four"
+    ).format(epoch=_us(epoch), overhead=overhead, sync_share=sync_share, speedup_low=speedup_low)
     failed = []
     if overhead <= 0.5:
-        failed.append(text("claims.issue.failed.inside"))
+        failed.append(_("most of an epoch is spent inside operators: the work, not issuing it"))
     if sync_share >= 0.5:
-        failed.append(text("claims.issue.failed.waits"))
+        failed.append(_("the waits still take most of the time"))
     if speedup_low <= 1:
-        failed.append(text("claims.issue.failed.speed"))
+        failed.append(_("issuing less did not make it reliably faster"))
     if failed:
-        reasons = text("joint.clauses").join(failed)
-        evidence = text("claims.issue.not_supported", facts=facts, reasons=reasons)
+        reasons = _("; ").join(failed)
+        evidence = _("{facts}; but {reasons}.").format(facts=facts, reasons=reasons)
         return Judgement("issue", "not supported", evidence[0].upper() + evidence[1:])
     if device_type not in WAITING_DEVICES:
-        evidence = text("claims.issue.second_half", facts=facts)
+        evidence = _(
+            "On a CPU nothing is queued (the CPU runs each operator itself), so "
+            "only the second half can be tested, and it holds: {facts}."
+        ).format(facts=facts)
         return Judgement("issue", "supported (second half only)", evidence)
-    evidence = text("claims.issue.supported", facts=facts)
+    evidence = _("{facts}.").format(facts=facts)
     return Judgement("issue", "supported", evidence[0].upper() + evidence[1:])
 
 
@@ -273,8 +365,13 @@ def judge_compute_claim(
             "GFLOP/s the claim implies: check the peak and the FLOPs per epoch"
         )
     inside_total = inside_operators * epochs
-    head = text(
-        "claims.compute.head",
+    head = _(
+        "{seconds:g} s over {epochs} epochs is {per_epoch} per epoch. As "
+        "arithmetic ({flops:,.0f} FLOPs per epoch) that is {gflops:.3g} "
+        "GFLOP/s, {below:,.0f}× below this machine's own peak: it is not "
+        "arithmetic time. Here the operators' own time over {epochs} epochs is "
+        "{inside_total:.2g} s ({inside} per epoch)"
+    ).format(
         seconds=seconds,
         epochs=epochs,
         per_epoch=_us(per_epoch),
@@ -285,7 +382,16 @@ def judge_compute_claim(
         inside=_us(inside_operators),
     )
     if seconds <= 2 * inside_total:
-        evidence = text("claims.compute.inside", head=head, seconds=seconds)
+        evidence = _(
+            "{head}: the {seconds:g} s are within twice that, so they could be "
+            "time inside operators (on a GPU, kernels that take microseconds "
+            "however little they compute); the lesson never said, so its remaining "
+            "time is not well defined either."
+        ).format(head=head, seconds=seconds)
         return Judgement("compute", "loose: could be time inside operators", evidence)
-    evidence = text("claims.compute.overhead", head=head, seconds=seconds)
+    evidence = _(
+        "{head}: the {seconds:g} s are more than twice that, so they must hold "
+        "overhead as well; the lesson never said, so its remaining time is not "
+        "well defined either."
+    ).format(head=head, seconds=seconds)
     return Judgement("compute", "loose: more than time inside operators", evidence)

@@ -38,7 +38,7 @@ import pandas as pd
 import torch
 
 from helpers import loops, paths
-from helpers.messages import text, word
+from helpers.i18n import N_, _, pgettext, word
 from helpers.show import localised
 
 MakeStep = Callable[[], loops.Step]
@@ -48,14 +48,14 @@ def variants(device: torch.device | str, per_call: int) -> dict[str, tuple[MakeS
     """Day 5's compiled variants: name -> (a function that builds the compiled step, epochs per
     call). CUDA graphs only on an NVIDIA GPU."""
     found: dict[str, tuple[MakeStep, int]] = {
-        "hand-written step, torch.compile": (lambda: loops.compiled_step(), 1),
+        N_("hand-written step, torch.compile"): (lambda: loops.compiled_step(), 1),
         f"amortised: {per_call} epochs per compiled call": (
             lambda: loops.amortised_step(per_call),
             per_call,
         ),
     }
     if torch.device(device).type == "cuda":
-        graphs = "hand-written step, CUDA graphs"
+        graphs = N_("hand-written step, CUDA graphs")
         found[graphs] = (lambda: loops.compiled_step("reduce-overhead"), 1)
     return found
 
@@ -81,7 +81,18 @@ def build_problem() -> str | None:
         os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""),
     ]
     spaced = [str(f) for f in folders if any(c.isspace() for c in str(f))]
-    return text("compiled.space", folder=spaced[0]) if spaced else None
+    return (
+        _(
+            "`torch.compile` cannot build C++ under a folder whose path has a "
+            "space ({folder}): PyTorch passes that path to the compiler unquoted "
+            "(pytorch/pytorch#191010). The fix: PyTorch, Python and the compile "
+            "cache (`TORCHINDUCTOR_CACHE_DIR`) at paths without spaces (`make` and "
+            "the course's own runs put them there by themselves when the course "
+            "folder's path has one)"
+        ).format(folder=spaced[0])
+        if spaced
+        else None
+    )
 
 
 def unavailable(err: Exception) -> str:
@@ -89,7 +100,7 @@ def unavailable(err: Exception) -> str:
     build failed where :func:`build_problem` knows why."""
     failed_build = "CppCompileError" in f"{type(err).__name__}: {err}"
     why = (failed_build and build_problem()) or str(err)[:120]
-    return text("compiled.note.unavailable", error=type(err).__name__, why=why)
+    return _("not available here ({error}: {why})").format(error=type(err).__name__, why=why)
 
 
 def first_call(fn: Callable, *args) -> tuple[Callable | None, str]:
@@ -128,12 +139,12 @@ def compile_all(
             notes[name] = unavailable(err)
             continue
         if "CUDA graphs" in name and graphs_skipped() > skips:
-            notes[name] = text("compiled.note.declined")
+            notes[name] = _("Inductor declined CUDA graphs (its warning says why): left out")
             continue
         ready[name] = (step, k, seconds)
-        notes[name] = text("compiled.note.first_calls", seconds=seconds)
+        notes[name] = _("first calls {seconds:.1f} s in this process").format(seconds=seconds)
     if torch.device(device).type != "cuda":
-        notes["hand-written step, CUDA graphs"] = text("compiled.note.needs_gpu")
+        notes["hand-written step, CUDA graphs"] = _("needs an NVIDIA GPU: not measured here")
     return ready, notes
 
 
@@ -145,7 +156,7 @@ def _child(arguments: str) -> None:
     args = json.loads(arguments)
     torch.set_num_threads(1)
     device = torch.device(args["device"])
-    X, _, y, _ = load_iris_split(device=device)
+    X, _X_test, y, _y_test = load_iris_split(device=device)
     made = variants(device, args["per_call"])
     seconds = {}
     for name in args["names"]:
@@ -233,13 +244,13 @@ def end_to_end(
         cold = cold_s.get(name, math.nan) if compiled else 0.0
         warm = warm_s.get(name, math.nan) if compiled else 0.0
         rows[name] = {
-            "µs per epoch": per_epoch * 1e6,
-            "compile, cold cache (s)": cold,
-            "compile, warm cache (s)": warm,
+            N_("µs per epoch"): per_epoch * 1e6,
+            N_("compile, cold cache (s)"): cold,
+            N_("compile, warm cache (s)"): warm,
             f"{epochs:,} epochs, cold cache (s)": cold + epochs * per_epoch,
             f"{epochs:,} epochs, warm cache (s)": warm + epochs * per_epoch,
-            "break-even, cold (epochs)": break_even(cold, per_epoch, epoch_s[baseline]),
-            "break-even, warm (epochs)": break_even(warm, per_epoch, epoch_s[baseline]),
+            N_("break-even, cold (epochs)"): break_even(cold, per_epoch, epoch_s[baseline]),
+            N_("break-even, warm (epochs)"): break_even(warm, per_epoch, epoch_s[baseline]),
         }
         if name == baseline:  # it does not catch up with itself
             rows[name]["break-even, cold (epochs)"] = rows[name]["break-even, warm (epochs)"] = 0.0
@@ -254,11 +265,11 @@ def styled(table: pd.DataFrame):
 
     def epochs(value: float) -> str:
         if math.isnan(value):
-            return text("compiled.not_measured")
-        return text("compiled.never") if math.isinf(value) else f"{value:,.0f}"
+            return _("not measured")
+        return pgettext("compile cache", "never") if math.isinf(value) else f"{value:,.0f}"
 
     even = [c for c in table.columns if c.startswith("break-even")]
-    missing = text("compiled.not_measured")
+    missing = _("not measured")
     return localised(table, "{:,.1f}", na_rep=missing).format(epochs, subset=even)
 
 
@@ -267,10 +278,24 @@ def advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:
     and for one of ``long_epochs``, from :func:`end_to_end`'s table: the fastest end to end."""
     per_epoch = table["µs per epoch"] / 1e6
     lines = []
+    missing = {
+        "cold": _("with a cold cache: not measured in this run"),
+        "warm": _("with a warm cache: not measured in this run"),
+    }
+    advice = {
+        "cold": _(
+            "with a cold cache, **{short}** for {epochs:,} epochs ({short_s:.1f} s "
+            "in all) and **{long}** for {long_epochs:,} ({long_s:,.0f} s)"
+        ),
+        "warm": _(
+            "with a warm cache, **{short}** for {epochs:,} epochs ({short_s:.1f} s "
+            "in all) and **{long}** for {long_epochs:,} ({long_s:,.0f} s)"
+        ),
+    }
     for cache in ("cold", "warm"):
         compile_s = table[f"compile, {cache} cache (s)"]
         if compile_s.isna().any():
-            lines.append(text(f"compiled.advice.{cache}.missing"))
+            lines.append(missing[cache])
             continue
         short = (compile_s + epochs * per_epoch).idxmin()
         long = (compile_s + long_epochs * per_epoch).idxmin()
@@ -282,5 +307,5 @@ def advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:
             "long_epochs": long_epochs,
             "long_s": (compile_s + long_epochs * per_epoch)[long],
         }
-        lines.append(text(f"compiled.advice.{cache}", **said))
-    return text("compiled.advice", lines=text("joint.clauses").join(lines))
+        lines.append(advice[cache].format(**said))
+    return _("Fastest end to end, compile included: {lines}.").format(lines=_("; ").join(lines))

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 import torch
 
-from helpers.messages import text, word
+from helpers.i18n import N_, _, word
 
 POOL_BYTES = 64 * 2**20
 """The smallest pool the pieces are cut from (larger than the caches of most CPUs)."""
@@ -109,17 +109,17 @@ class CopyPools:
             return {
                 "pageable -> GPU, copy_": into(sources),
                 "pinned -> GPU, copy_": into(pinned),
-                "pinned -> GPU, copy_ non_blocking": into(pinned, non_blocking=True),
-                "pageable -> GPU, .to() allocates": allocating(),
+                N_("pinned -> GPU, copy_ non_blocking"): into(pinned, non_blocking=True),
+                N_("pageable -> GPU, .to() allocates"): allocating(),
             }
         if kind == "mps":
             return {
                 "host -> MPS, copy_": into(sources),
-                "host -> MPS, .to() allocates": allocating(),
+                N_("host -> MPS, .to() allocates"): allocating(),
             }
         return {
             "CPU memory, copy_ into a buffer": into(sources),
-            "CPU memory, clone() allocates": allocating(),
+            N_("CPU memory, clone() allocates"): allocating(),
         }
 
 
@@ -131,10 +131,26 @@ def allocation_note(device_type: str, system: str | None = None) -> str:
     True
     """
     if device_type in ("cuda", "mps"):
-        return text("copies.allocation.gpu")
+        return _(
+            "PyTorch keeps freed GPU memory in its caching allocator and hands it "
+            "out again, so after the first runs a new buffer on the GPU costs "
+            "little; what differs is mostly the copy itself."
+        )
     system = system or platform.system()
-    library = text("copies.library.linux" if system == "Linux" else "copies.library.other")
-    return text("copies.allocation.cpu", library=library, page_kib=mmap.PAGESIZE // 1024)
+    library = (
+        _(
+            "glibc, Linux's C library, hands blocks above its threshold (128 KiB, "
+            "rising to at most 32 MiB as large blocks are freed) straight to the "
+            "kernel"
+        )
+        if system == "Linux"
+        else _("the C library hands large blocks straight to the operating system")
+    )
+    return _(
+        "On the CPU a large new buffer is fresh memory: {library}, and the "
+        "first write to each {page_kib} KiB page stops the copy for a page "
+        "fault."
+    ).format(library=library, page_kib=mmap.PAGESIZE // 1024)
 
 
 def measure_copies(
@@ -162,7 +178,7 @@ def measure_copies(
         for variant, fn in pools.variants(n_bytes).items():
             key = f"{variant} | {n_bytes:,} bytes"
             runs[key], labels[key] = fn, (n_bytes, variant)
-    table = compare(runs, device=device, repeats=repeats, warmup=warmup, progress="copies")
+    table = compare(runs, device=device, repeats=repeats, warmup=warmup, progress=N_("copies"))
     rows = []
     for key, m in table.measurements.items():
         n_bytes, variant = labels[key]
@@ -170,7 +186,7 @@ def measure_copies(
         q1, q3 = m.quartiles
         rows.append(
             {
-                "bytes": n_bytes,
+                N_("bytes"): n_bytes,
                 "variant": variant,
                 "pieces": count,
                 "median_s": m.median / count,
@@ -184,7 +200,7 @@ def measure_copies(
 
 
 def _bytes(n: int) -> str:
-    return text("copies.bytes", n=n)
+    return _("{n:,} bytes").format(n=n)
 
 
 def variant_findings(part) -> list[str]:
@@ -196,8 +212,13 @@ def variant_findings(part) -> list[str]:
     fixed, rate = quickest["median_s"], fastest["GB/s"]
     balance_kib = fixed * rate * 1e9 / 1024  # the bytes moved at the peak rate in the fixed time
     found = [
-        text(
-            "copies.fixed",
+        _(
+            "**{name}**: no copy took less than {fixed_us:.1f} µs (the "
+            "{quickest:,}-byte one), an upper bound on the fixed cost; throughput "
+            "peaks at {rate:.1f} GB/s (at {at}). At that rate {balance_kib:,.0f} "
+            "KiB move in the fixed cost's time: copies well below that size are "
+            "mostly fixed cost."
+        ).format(
             name=name,
             fixed_us=fixed * 1e6,
             quickest=int(quickest["bytes"]),
@@ -211,22 +232,42 @@ def variant_findings(part) -> list[str]:
     said = {
         "large": _bytes(large["bytes"]),
         "pieces": int(pieces),
-        "small": int(small["bytes"]),
+        N_("small"): int(small["bytes"]),
         "ratio": pieces * small["median_s"] / large["median_s"],
         "one_ms": large["median_s"] * 1e3,
     }
     if fastest["bytes"] == large["bytes"]:
-        found.append(text("copies.pieces.best", **said))
+        found.append(
+            _(
+                "Moving {large} as {pieces:,} copies of {small:,} would take "
+                "**{ratio:.1f}×** as long as one copy ({one_ms:,.1f} ms), the best "
+                "size here."
+            ).format(**said)
+        )
         return found
     best = large["bytes"] / fastest["bytes"] * fastest["median_s"]
-    found.append(text("copies.pieces", best=int(fastest["bytes"]), best_ms=best * 1e3, **said))
+    found.append(
+        _(
+            "Moving {large} as {pieces:,} copies of {small:,} would take "
+            "**{ratio:.1f}×** as long as one copy ({one_ms:,.1f} ms); in copies of "
+            "{best:,}, the best size here, {best_ms:,.1f} ms."
+        ).format(best=int(fastest["bytes"]), best_ms=best * 1e3, **said)
+    )
     share = large["GB/s"] / rate
     if share < 0.8:
         found.append(
-            text("copies.above.falls", at=_bytes(fastest["bytes"]), rate=large["GB/s"], share=share)
+            _(
+                "Above {at} throughput falls to {rate:.1f} GB/s at the largest size "
+                "({share:.0%} of the peak)."
+            ).format(at=_bytes(fastest["bytes"]), rate=large["GB/s"], share=share)
         )
     else:
-        found.append(text("copies.above.stays", at=_bytes(fastest["bytes"]), rate=large["GB/s"]))
+        found.append(
+            _(
+                "Above {at} throughput stays within 20 % of the peak up to the largest "
+                "size ({rate:.1f} GB/s)."
+            ).format(at=_bytes(fastest["bytes"]), rate=large["GB/s"])
+        )
     return found
 
 
@@ -241,8 +282,11 @@ def allocation_finding(copies, device_type: str) -> str | None:
     if alloc.empty or plain.empty:
         return None
     a, p = alloc["median_s"].iloc[0], plain["median_s"].iloc[0]
-    return text(
-        "copies.allocation",
+    return _(
+        "At {size}, a copy that allocates its buffer (*{alloc}*) took "
+        "**{alloc_ms:,.2f} ms**, one into an existing buffer (*{plain}*) "
+        "**{plain_ms:,.2f} ms** ({ratio:.1f}×). {note}"
+    ).format(
         size=_bytes(int(largest["bytes"].iloc[0])),
         alloc=word(alloc["variant"].iloc[0]),
         alloc_ms=a * 1e3,
@@ -257,7 +301,21 @@ def streams_finding(one_stream: float | None, two_streams: float | None, device:
     """A product then a copy on one CUDA stream against the copy on a second stream (median
     seconds), or, without them (``None``: no CUDA GPU on ``device``), why nothing was shown."""
     if one_stream is None or two_streams is None:
-        return text("copies.streams.none", device=device)
+        return _(
+            "No CUDA GPU here ({device}): there are no streams to overlap, so this "
+            "cannot be shown on this machine; on an NVIDIA GPU this cell compares "
+            "one stream with two."
+        ).format(device=device)
     said = {"one_ms": one_stream * 1e3, "two_ms": two_streams * 1e3}
-    key = "copies.streams.overlap" if two_streams < 0.9 * one_stream else "copies.streams.serial"
-    return text(key, ratio=one_stream / two_streams, **said)
+    if two_streams < 0.9 * one_stream:
+        found = _(
+            "Product then copy, one stream: **{one_ms:.2f} ms**; copy on a second "
+            "stream: **{two_ms:.2f} ms** ({ratio:.2f}x): here the copy overlapped."
+        )
+    else:
+        found = _(
+            "Product then copy, one stream: **{one_ms:.2f} ms**; copy on a second "
+            "stream: **{two_ms:.2f} ms** ({ratio:.2f}x): here the copy did not "
+            "overlap measurably."
+        )
+    return found.format(ratio=one_stream / two_streams, **said)

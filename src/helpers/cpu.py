@@ -11,6 +11,8 @@ import platform
 import subprocess
 from pathlib import Path
 
+from helpers.i18n import N_
+
 # Intel family 6 model numbers -> microarchitecture (Intel's published model numbers).
 INTEL_MODELS = {
     **dict.fromkeys([0x3C, 0x3F, 0x45, 0x46], "Haswell"),
@@ -97,7 +99,7 @@ def parse_cpuinfo(text: str) -> dict:
             if fields:
                 break  # the first CPU is enough
             continue
-        key, _, value = line.partition(":")
+        key, _colon, value = line.partition(":")
         fields.setdefault(key.strip(), value.strip())
     flags = (fields.get("flags") or fields.get("Features") or "").split()
 
@@ -111,7 +113,7 @@ def parse_cpuinfo(text: str) -> dict:
         "name": fields.get("model name") or fields.get("Model") or "",
         "vendor": fields.get("vendor_id", ""),
         "family": number("cpu family"),
-        "model": number("model"),
+        N_("model"): number("model"),
         "stepping": number("stepping"),
         "implementer": number("CPU implementer"),
         "part": number("CPU part"),

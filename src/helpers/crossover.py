@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from helpers.messages import text
+from helpers.i18n import _
 
 
 def _crossing(x: np.ndarray, y: np.ndarray, level: np.ndarray) -> float | None:
@@ -81,19 +81,27 @@ def judge_lesson_range(
     "far below the lesson's 100,000-1,000,000."
     """
     low, high = LESSON_RANGE
-    span = text("crossover.span", low=low, high=high)
+    span = _("the lesson's {low:,.0f}-{high:,.0f}").format(low=low, high=high)
     if pays_off is None:
-        return text("crossover.never", against=against, largest=largest, span=span)
-    where = text("crossover.pays_off", against=against, rows=pays_off)
+        return _(
+            "Against {against}, the GPU is not faster anywhere up to "
+            "{largest:,.0f} rows measured: these curves cannot confirm {span}."
+        ).format(against=against, largest=largest, span=span)
+    where = _("Against {against}, the GPU pays off from about {rows:,.0f} rows").format(
+        against=against, rows=pays_off
+    )
     if smallest is not None and pays_off <= smallest:
-        where = text("crossover.already", against=against, rows=smallest)
+        where = _(
+            "Against {against}, the GPU is faster already at the smallest size "
+            "measured ({rows:,.0f} rows)"
+        ).format(against=against, rows=smallest)
     if pays_off < low / 10:
-        return text("crossover.far_below", where=where, span=span)
+        return _("{where}: far below {span}.").format(where=where, span=span)
     if pays_off < low:
-        return text("crossover.below", where=where, span=span)
+        return _("{where}: below {span}, within a factor of ten.").format(where=where, span=span)
     if pays_off <= high:
-        return text("crossover.within", where=where, span=span)
-    return text("crossover.above", where=where, span=span)
+        return _("{where}: within {span}.").format(where=where, span=span)
+    return _("{where}: above {span}.").format(where=where, span=span)
 
 
 def lesson_bound(cpu: pd.DataFrame, step_seconds: float) -> float | None:
@@ -123,15 +131,48 @@ def judge_lesson_bound(
 rows, where your CPU's step reaches that time
     """
     low, high = LESSON_RANGE
-    span = text("crossover.span.rows", low=low, high=high)
+    span = _("the lesson's {low:,.0f}-{high:,.0f} rows").format(low=low, high=high)
     said = {"rows": rows, "step_ms": step_seconds * 1e3}
     if bound is None:
-        head = text("crossover.bound.none", largest=largest, **said)
+        head = _(
+            "The lesson's GPU was measured at one size only: {rows} rows, "
+            "{step_ms:.2f} ms per epoch (a whole loop, divided by its epochs). A "
+            "GPU step does not get faster with more rows, so the GPU cannot pay "
+            "off below {largest:,.0f} rows: your CPU's step stays faster than that "
+            "at every size measured."
+        ).format(largest=largest, **said)
         if largest >= high:
-            return text("crossover.bound.rules_out", head=head, span=span)
-        return text("crossover.bound.none.below", head=head, span=span)
-    head = text("crossover.bound", bound=bound, **said)
+            return _(
+                "{head} That alone rules out {span}: the lesson's estimate is too low here."
+            ).format(head=head, span=span)
+        return _("{head} That bound is below {span}: it neither confirms nor rules it out.").format(
+            head=head, span=span
+        )
+    head = _(
+        "The lesson's GPU was measured at one size only: {rows} rows, "
+        "{step_ms:.2f} ms per epoch (a whole loop, divided by its epochs). A "
+        "GPU step does not get faster with more rows, so the GPU cannot pay "
+        "off below about {bound:,.0f} rows, where your CPU's step reaches that "
+        "time."
+    ).format(bound=bound, **said)
     if bound > high:
-        return text("crossover.bound.rules_out", head=head, span=span)
-    key = "crossover.bound.within" if bound >= low else "crossover.bound.below"
-    return text(key, head=head, span=span, rows=rows, bound=bound)
+        return _(
+            "{head} That alone rules out {span}: the lesson's estimate is too low here."
+        ).format(head=head, span=span)
+    if bound >= low:
+        found = _(
+            "{head} That bound is within {span}, so it does not rule the range "
+            "out. Only if the GPU's step stayed at its {rows}-row time up to "
+            "{bound:,.0f} rows (likely for so small a network, but not measured) "
+            "would it pay off right there; a GPU curve (this machine's, or a "
+            "reference measured on a GPU) turns the bound into a measurement."
+        )
+    else:
+        found = _(
+            "{head} That bound is below {span}, so it does not rule the range out. "
+            "Only if the GPU's step stayed at its {rows}-row time up to "
+            "{bound:,.0f} rows (likely for so small a network, but not measured) "
+            "would it pay off right there; a GPU curve (this machine's, or a "
+            "reference measured on a GPU) turns the bound into a measurement."
+        )
+    return found.format(head=head, span=span, rows=rows, bound=bound)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
-from helpers.messages import text
+from helpers.i18n import _
 from helpers.paths import HEART_CSV
 
 if TYPE_CHECKING:
@@ -102,19 +102,32 @@ def _check_shape(df: pd.DataFrame, path: Path, restore: str) -> None:
     if list(df.columns) != expected:
         missing = [c for c in expected if c not in df.columns]
         extra = [c for c in df.columns if c not in expected]
-        none = text("data.none")
+        none = _("none")
         raise DataFileError(
-            text("data.columns", path=path, missing=missing or none, extra=extra or none,
-                 expected=expected, restore=restore)
-        )  # fmt: skip
+            _(
+                "{path} has the wrong columns (missing: {missing}; unexpected: "
+                "{extra}; expected, in order: {expected}). {restore}"
+            ).format(
+                path=path,
+                missing=missing or none,
+                extra=extra or none,
+                expected=expected,
+                restore=restore,
+            )
+        )
     if len(df) != HEART_ROWS:
         raise DataFileError(
-            text("data.rows", path=path, rows=len(df), expected=HEART_ROWS, restore=restore)
+            _(
+                "{path} has {rows} rows of data; the Cleveland data has {expected}. {restore}"
+            ).format(path=path, rows=len(df), expected=HEART_ROWS, restore=restore)
         )
     non_numeric = [c for c in expected if not pd.api.types.is_numeric_dtype(df[c])]
     if non_numeric:
         raise DataFileError(
-            text("data.non_numeric", path=path, columns=non_numeric, restore=restore)
+            _(
+                "{path} has non-numeric values in {columns} (missing values must be "
+                "written '?'). {restore}"
+            ).format(path=path, columns=non_numeric, restore=restore)
         )
 
 
@@ -137,20 +150,34 @@ def load_heart(path: str | Path | None = None, verify: bool = True) -> pd.DataFr
     import pandas as pd
 
     path = Path(path) if path is not None else HEART_CSV
-    restore = text("data.restore", path=HEART_CSV)
+    restore = _(
+        "The course's copy belongs at {path}; restore it with `git checkout -- "
+        "data/heart_cleveland.csv` (see data/README.md for its source)."
+    ).format(path=HEART_CSV)
     if not path.is_file():
-        raise DataFileError(text("data.not_found", path=path, restore=restore))
+        raise DataFileError(
+            _("Heart Disease data not found at {path}. {restore}").format(
+                path=path, restore=restore
+            )
+        )
     try:
         df = pd.read_csv(path, na_values="?")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
-        raise DataFileError(text("data.not_csv", path=path, err=err, restore=restore)) from None
+        raise DataFileError(
+            _("{path} is not a readable CSV file ({err}). {restore}").format(
+                path=path, err=err, restore=restore
+            )
+        ) from None
 
     _check_shape(df, path, restore)
     if verify and (digest := _sha256(path)) != HEART_SHA256:
         raise DataFileError(
-            text("data.changed", path=path, digest=digest[:12], expected=HEART_SHA256[:12],
-                 restore=restore)
-        )  # fmt: skip
+            _(
+                "{path} has the right shape but different content (SHA-256 "
+                "{digest}..., expected {expected}...): it was edited or damaged. "
+                "{restore} To load a file of your own, pass verify=False."
+            ).format(path=path, digest=digest[:12], expected=HEART_SHA256[:12], restore=restore)
+        )
     df["num"] = df["num"].astype("int64")
     df["target"] = (df["num"] > 0).astype("int64")
     return df
@@ -191,7 +218,7 @@ class JpegDataset(torch.utils.data.Dataset):
         rng = np.random.default_rng(seed)
         grid = np.linspace(0, 1, image_size)
         self.jpegs = []
-        for _ in range(min(n, pictures)):
+        for _picture in range(min(n, pictures)):
             a, b, c = rng.uniform(0, 6, size=3)  # a smooth colour field, different per picture
             base = np.stack(
                 [

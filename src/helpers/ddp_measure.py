@@ -29,6 +29,7 @@ from helpers.distributed import (
     ring_all_reduce,
     ring_bytes_per_rank,
 )
+from helpers.i18n import N_
 from helpers.scaling import interleaved, time_steps
 from helpers.training import sgd_step
 
@@ -125,7 +126,7 @@ def split_variants(name, layers, rows, device, world, wide):
     variants[f"{name}: all-reduce alone"] = (False, lambda: dist.all_reduce(flat))
     if wide:
         variants[f"{name}: one process, {rows} rows"] = (True, _step(one, one_opt, *mine))
-        for label, cap in (("bucket_cap_mb=1", 1), ("one bucket", 10_000)):
+        for label, cap in (("bucket_cap_mb=1", 1), (N_("one bucket"), 10_000)):
             m, o = ddp(bucket_cap_mb=cap)
             variants[f"{name}: DDP, {label}"] = (False, _step(m, o, *mine))
     else:
@@ -140,7 +141,7 @@ def split_variants(name, layers, rows, device, world, wide):
 def split(args, device) -> None:
     world, rows = dist.get_world_size(), SIZES.day08_split_rows
     variants = {}
-    for name, layers in (("small", SIZES.day08_small), ("wide", SIZES.day08_wide)):
+    for name, layers in (("small", SIZES.day08_small), (N_("wide"), SIZES.day08_wide)):
         variants |= split_variants(name, layers, rows, device, world, wide=name == "wide")
     steps = SIZES.day08_split_steps
 
@@ -191,7 +192,7 @@ def fsdp(args, device) -> None:
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     X, y = make_data(SIZES.day08_split_rows, layers[0], layers[-1], seed=dist.get_rank())
     torch.cuda.reset_peak_memory_stats(device)
-    for _ in range(3):
+    for _attempt in range(3):
         sgd_step(model, optimizer, X.to(device), y.to(device))
     mine = {"local": local, "peak_bytes": torch.cuda.max_memory_allocated(device)}
     everyone = [None] * dist.get_world_size()

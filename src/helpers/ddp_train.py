@@ -48,6 +48,7 @@ from helpers.distributed import (
     sampler_rows,
     save_checkpoint,
 )
+from helpers.i18n import N_
 from helpers.training import sgd_step
 
 __all__ = ["PARTS", "RUN", "arguments", "hello", "main", "sampler", "train"]
@@ -61,11 +62,11 @@ def hello(args, device) -> None:
         "rank": dist.get_rank(),
         "local_rank": int(os.environ.get("LOCAL_RANK", 0)),
         "world_size": dist.get_world_size(),
-        "host": socket.gethostname(),
+        N_("host"): socket.gethostname(),
         "pid": os.getpid(),
-        "backend": dist.get_backend(),
+        N_("backend"): dist.get_backend(),
         "device": str(device),
-        "restart": int(os.environ.get("TORCHELASTIC_RESTART_COUNT", 0)),
+        N_("restart"): int(os.environ.get("TORCHELASTIC_RESTART_COUNT", 0)),
     }
     everyone = [None] * dist.get_world_size()
     dist.all_gather_object(everyone, me)
@@ -82,7 +83,7 @@ def sampler(args, device) -> None:
     rank, world = dist.get_rank(), dist.get_world_size()
     n = 2 * world + 1  # not a multiple of the world size: the sampler pads
     mine = {
-        "in order": sampler_rows(n, world, rank),
+        N_("in order"): sampler_rows(n, world, rank),
         "shuffled, epoch 0": sampler_rows(n, world, rank, shuffle=True, epoch=0),
         "shuffled, epoch 1": sampler_rows(n, world, rank, shuffle=True, epoch=1),
     }

@@ -21,7 +21,7 @@ import os
 
 import torch
 
-from helpers.messages import text
+from helpers.i18n import _
 
 
 class DeviceUnavailableError(RuntimeError):
@@ -42,13 +42,16 @@ def available_devices() -> list[str]:
 def _why_missing(kind: str) -> str:
     if kind == "cuda":
         if torch.version.cuda is None and torch.version.hip is None:
-            return text("device.missing.cpu_build", torch=torch.__version__)
-        return text("device.missing.no_gpu")
+            return _(
+                "this PyTorch is a CPU-only build (torch {torch}); install a CUDA "
+                "build (see the README, 'Getting the right PyTorch')"
+            ).format(torch=torch.__version__)
+        return _("PyTorch has CUDA support but finds no GPU (no GPU, or no working driver)")
     if kind == "mps":
         if not torch.backends.mps.is_built():
-            return text("device.missing.no_mps_build")
-        return text("device.missing.mps")
-    return text("device.missing.other")
+            return _("this PyTorch was built without MPS (MPS exists only on Apple silicon Macs)")
+        return _("MPS is built in but not available (it needs macOS 12.3+ on Apple silicon)")
+    return _("PyTorch does not support this device type in this course")
 
 
 def get_device(name: str | None = None) -> torch.device:
@@ -76,7 +79,9 @@ def get_device(name: str | None = None) -> torch.device:
         device = torch.device(name)
     except RuntimeError:
         raise DeviceUnavailableError(
-            text("device.not_a_name", source=source, name=name, available=", ".join(available))
+            _(
+                "{source} asked for {name!r}, which is not a device name. Use one of: {available}."
+            ).format(source=source, name=name, available=", ".join(available))
         ) from None
     kind = device.type
     if kind == "cpu":
@@ -84,14 +89,23 @@ def get_device(name: str | None = None) -> torch.device:
     present = [d for d in available if d.split(":")[0] == kind]
     if not present:
         raise DeviceUnavailableError(
-            text("device.missing", source=source, name=name, why=_why_missing(kind),
-                 available=", ".join(available))
-        )  # fmt: skip
+            _("{source} asked for {name!r}, but {why}. Available here: {available}.").format(
+                source=source, name=name, why=_why_missing(kind), available=", ".join(available)
+            )
+        )
     if device.index is not None and kind == "cuda" and f"cuda:{device.index}" not in present:
         raise DeviceUnavailableError(
-            text("device.no_such_gpu", source=source, name=name, n=len(present),
-                 present=", ".join(present), available=", ".join(available))
-        )  # fmt: skip
+            _(
+                "{source} asked for {name!r}, but this machine has {n} CUDA device(s) "
+                "({present}). Available here: {available}."
+            ).format(
+                source=source,
+                name=name,
+                n=len(present),
+                present=", ".join(present),
+                available=", ".join(available),
+            )
+        )
     return device
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 import torch
 
 from helpers.device import get_device
-from helpers.messages import text, word
+from helpers.i18n import N_, _, word
 from helpers.models import mlp
 from helpers.ranks import RankFailed, run_ranks
 from helpers.ring import SendCounter, count_sends, ring_all_reduce, ring_bytes_per_rank
@@ -77,11 +77,26 @@ def plan(device: torch.device | str | None = None, want: int = 2) -> Plan:
         count = torch.cuda.device_count()
         if count >= 2:
             n = min(want, count)
-            return Plan("nccl", "cuda", n, text("distributed.plan.nccl", count=count))
-        return Plan("gloo", "cpu", want, text("distributed.plan.one_gpu"))
+            return Plan(
+                "nccl",
+                "cuda",
+                n,
+                _("{count} NVIDIA GPUs: NCCL, one GPU per process.").format(count=count),
+            )
+        return Plan(
+            "gloo",
+            "cpu",
+            want,
+            _(
+                "One NVIDIA GPU: NCCL needs one GPU per process, so the processes run "
+                "on the CPU with gloo (the FSDP cell uses the GPU)."
+            ),
+        )
     if device.type == "mps":
-        return Plan("gloo", "cpu", want, text("distributed.plan.mps"))
-    return Plan("gloo", "cpu", want, text("distributed.plan.cpu"))
+        return Plan(
+            "gloo", "cpu", want, _("Apple GPU: MPS has no distributed backend, so gloo on the CPU.")
+        )
+    return Plan("gloo", "cpu", want, _("No GPU: gloo, PyTorch's CPU backend, over loopback TCP."))
 
 
 def backend_for(device: torch.device | str) -> str:
@@ -223,7 +238,7 @@ def max_difference(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> fl
 
 
 def same_weights_verdict(
-    difference: float, tolerance: float, what: str, things: str = "weights"
+    difference: float, tolerance: float, what: str, things: str = N_("weights")
 ) -> str:
     """Whether two runs ended with the same weights (or other ``things``), in words.
 
@@ -235,9 +250,22 @@ def same_weights_verdict(
     what, things = word(what), word(things)
     head = what[0].upper() + what[1:]
     if difference == 0:
-        return text("distributed.identical", head=head, things=things)
-    key = "distributed.same" if difference <= tolerance else "distributed.different"
-    return text(key, head=head, things=things, difference=difference, tolerance=tolerance)
+        return _("{head} end with **identical** {things} (bit for bit).").format(
+            head=head, things=things
+        )
+    if difference <= tolerance:
+        found = _(
+            "{head} end with the **same** {things}: the largest difference, "
+            "{difference:.1e}, is within the tolerance {tolerance:.0e} (float32 "
+            "sums in another order)."
+        )
+    else:
+        found = _(
+            "{head} end with **different** {things}: the largest difference, "
+            "{difference:.1e}, is above the tolerance {tolerance:.0e}. Something "
+            "differs: the rows, the seed, the learning rate or the averaging."
+        )
+    return found.format(head=head, things=things, difference=difference, tolerance=tolerance)
 
 
 # --- Checkpoints ---------------------------------------------------------------------------

@@ -1,10 +1,12 @@
-"""Chinese characters in plots: a CJK font when one is installed, and how to get one when not.
+"""Chinese characters in plots: which CJK font is installed, and using it.
 
 matplotlib's default font (DejaVu Sans) has no Chinese characters: a label such as "剩余时长"
 comes out as empty boxes, with only a warning in the log. :func:`use_cjk_font` puts an installed
 CJK font after the default one, so Latin text looks as before and each Chinese character falls
-back to the CJK font (matplotlib 3.6 and later look through the list glyph by glyph). When there
-is none, it says how to install one instead of drawing boxes in silence.
+back to the CJK font (matplotlib 3.6 and later look through the list glyph by glyph). This module
+only finds and reports; where there is none, plots keep English labels
+(:func:`helpers.i18n.plot_language`) and :func:`helpers.show.readable_tables` says how to
+install one, in the course's language.
 
 >>> cjk_font(["DejaVu Sans", "Noto Sans CJK SC"])
 'Noto Sans CJK SC'
@@ -22,14 +24,6 @@ CJK_FAMILIES = (
     "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "PingFang SC", "Heiti SC", "Hiragino Sans GB",
     "Microsoft YaHei", "SimHei", "Droid Sans Fallback", "AR PL UMing CN",
 )  # fmt: skip
-
-FONT_ADVICE = (
-    "No font with Chinese characters was found, so Chinese text in plots shows as boxes. "
-    "Install one, then restart the kernel: Debian/Ubuntu `sudo apt-get install fonts-noto-cjk`, "
-    "Fedora `sudo dnf install google-noto-sans-cjk-fonts`, conda `conda install -c conda-forge "
-    "font-ttf-noto-cjk`; macOS (PingFang SC) and Windows (Microsoft YaHei) have one already. "
-    "If you just installed one, delete matplotlib's font cache (`matplotlib.get_cachedir()`)."
-)
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -56,14 +50,11 @@ def cjk_font(installed: list[str] | None = None) -> str | None:
 
 def use_cjk_font(installed: list[str] | None = None) -> str | None:
     """Let plots draw Chinese: add the CJK font found after matplotlib's default sans-serif font
-    and return its name; with none installed, print :data:`FONT_ADVICE` and return ``None``."""
+    and return its name; with none installed, change nothing and return ``None``."""
     import matplotlib as mpl
 
     family = cjk_font(installed)
     if family is None:
-        from helpers.show import say
-
-        say(f"**Note:** {FONT_ADVICE}")
         return None
     fonts = [name for name in mpl.rcParams["font.sans-serif"] if name != family]
     mpl.rcParams["font.sans-serif"] = [fonts[0], family, *fonts[1:]]

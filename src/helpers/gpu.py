@@ -13,7 +13,7 @@ import torch
 
 from helpers import nvml
 from helpers.cpu import cpu_name
-from helpers.messages import text
+from helpers.i18n import N_, _
 from helpers.topology import binary_size
 
 GENERATIONS = {
@@ -68,14 +68,24 @@ def gpu_tier(name: str, memory_gb: float) -> tuple[str, str]:
     ('consumer', 'data centre')
     """
     if match := DATA_CENTRE.search(name):
-        return "data centre", text("gpu.tier.data_centre", line=match.group(0))
+        return N_("data centre"), _(
+            "the name contains {line!r}, a data-centre product line"
+        ).format(line=match.group(0))
     if match := WORKSTATION.search(name):
-        return "workstation", text("gpu.tier.workstation", line=match.group(0))
+        return N_("workstation"), _("the name contains {line!r}, a workstation line").format(
+            line=match.group(0)
+        )
     if match := CONSUMER.search(name):
-        return "consumer", text("gpu.tier.consumer", line=match.group(0))
+        return N_("consumer"), _("the name contains {line!r}, a consumer (gaming) line").format(
+            line=match.group(0)
+        )
     if memory_gb >= 40:
-        return "data centre", text("gpu.tier.large", memory_gb=memory_gb)
-    return "consumer", text("gpu.tier.small", memory_gb=memory_gb)
+        return "data centre", _(
+            "unknown name; {memory_gb:.0f} GB of memory is data-centre sized"
+        ).format(memory_gb=memory_gb)
+    return "consumer", _(
+        "unknown name; {memory_gb:.0f} GB of memory is consumer sized (a guess)"
+    ).format(memory_gb=memory_gb)
 
 
 def gpu_info() -> list[dict]:
@@ -98,12 +108,14 @@ def gpu_info() -> list[dict]:
                 "memory_total_gib": round(props.total_memory / 2**30, 1),
                 "memory_free_gb": round(free / 1e9, 1),
                 "compute_capability": f"{props.major}.{props.minor}",
-                "architecture": f"AMD {rocm}" if rocm else architecture(props.major, props.minor),
+                N_("architecture"): f"AMD {rocm}"
+                if rocm
+                else architecture(props.major, props.minor),
                 "multiprocessors": props.multi_processor_count,
                 "l2_cache": binary_size(str(l2))
                 if (l2 := getattr(props, "L2_cache_size", 0))
                 else None,
-                "tier": tier,
+                N_("tier"): tier,
                 "tier_reason": reason,
                 "driver": driver,
                 "cuda_runtime": torch.version.cuda or torch.version.hip,
@@ -118,7 +130,7 @@ def mps_info() -> dict | None:
         return None
     info = {
         "chip": cpu_name(),
-        "memory": "unified: shared with the CPU",
+        "memory": N_("unified: shared with the CPU"),
         "memory_total_gb": round(psutil.virtual_memory().total / 1e9, 1),
     }
     if hasattr(torch.mps, "recommended_max_memory"):
@@ -133,9 +145,10 @@ def memory_note(total_bytes: int, name: str) -> str:
     >>> "85.9 GB" in note, "80.0 GiB" in note
     (True, True)
     """
-    return text(
-        "gpu.memory", name=name, n=total_bytes, gb=total_bytes / 1e9, gib=total_bytes / 2**30
-    )
+    return _(
+        "{name}: {n:,} bytes, {gb:.1f} GB (10^9 bytes, the unit of the tables "
+        "here) or {gib:.1f} GiB (2^30 bytes)."
+    ).format(name=name, n=total_bytes, gb=total_bytes / 1e9, gib=total_bytes / 2**30)
 
 
 def found_note(kind: str) -> list[str]:
@@ -148,5 +161,8 @@ def found_note(kind: str) -> list[str]:
     if kind == "cuda":
         return []
     if kind == "mps":
-        return [text("gpu.found.mps")]
-    return [text("gpu.found.none"), text("gpu.found.none.table")]
+        return [_("**Apple GPU (MPS)** found:")]
+    return [
+        _("**No GPU here** (no CUDA, ROCm or MPS device): the course runs on the CPU."),
+        _("The table below shows what the same reading says about some well-known cards."),
+    ]

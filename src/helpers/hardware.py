@@ -48,7 +48,7 @@ from helpers.gpu import (
     memory_note,
     mps_info,
 )
-from helpers.messages import text, word
+from helpers.i18n import N_, catalog, language, word
 from helpers.topology import (
     binary_size,
     cache_sizes,
@@ -118,7 +118,7 @@ def torch_build() -> str:
         parts.append(f"ROCm {torch.version.hip}")
     if torch.backends.mps.is_built():
         parts.append("MPS")
-    return " + ".join(parts) or "CPU only"
+    return " + ".join(parts) or N_("CPU only")
 
 
 def blas_library(config: str | None = None) -> str:
@@ -129,7 +129,7 @@ def blas_library(config: str | None = None) -> str:
     'mkl'
     """
     match = re.search(r"BLAS_INFO=([^,\s]+)", torch.__config__.show() if config is None else config)
-    return match.group(1) if match else "n/a"
+    return match.group(1) if match else N_("n/a")
 
 
 def torch_info() -> dict:
@@ -148,7 +148,7 @@ def torch_info() -> dict:
         "cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "onednn": find(r"(?:MKL-DNN|oneDNN) (v[\d.]+)")
         if torch.backends.mkldnn.is_available()
-        else "not built in",
+        else N_("not built in"),
         "openmp": find(r"(OpenMP \d+[^\n]*)") if torch.backends.openmp.is_available() else "no",
         "mkl": torch.backends.mkl.is_available(),
         "blas": blas_library(),
@@ -167,7 +167,7 @@ def report() -> pd.DataFrame:
     rows = []
     cpu = cpu_info()
     caches = cpu.pop("caches")
-    cpu["vector_extensions"] = ", ".join(cpu["vector_extensions"]) or "none found"
+    cpu["vector_extensions"] = ", ".join(cpu["vector_extensions"]) or N_("none found")
     rows += [("CPU", key, value) for key, value in cpu.items()]
     rows += [("CPU", f"cache {label}", size) for label, size in caches.items()]
     rows += [("PyTorch", key, value) for key, value in torch_info().items()]
@@ -178,11 +178,13 @@ def report() -> pd.DataFrame:
     if (mps := mps_info()) is not None:
         rows += [("Apple GPU (MPS)", key, value) for key, value in mps.items()]
     if not gpus and mps is None:
-        rows.append(("GPU", "none", "no CUDA, ROCm or MPS device: the course runs on the CPU"))
+        rows.append(("GPU", "none", N_("no CUDA, ROCm or MPS device: the course runs on the CPU")))
     rows = [
         (section, item, "n/a" if value is None else str(value)) for section, item, value in rows
     ]
-    return pd.DataFrame(rows, columns=["section", "item", "value"]).set_index(["section", "item"])
+    return pd.DataFrame(rows, columns=[N_("section"), N_("item"), "value"]).set_index(
+        ["section", "item"]
+    )
 
 
 def card() -> dict:
@@ -223,7 +225,7 @@ def card() -> dict:
             "driver": nvml.driver_version(),
         }
     elif device.type == "mps":
-        info["gpu"] = "Apple GPU (MPS), memory shared with the CPU"
+        info["gpu"] = N_("Apple GPU (MPS), memory shared with the CPU")
     return info
 
 
@@ -231,12 +233,17 @@ def card_line(info: dict | None = None, lang: str | None = None) -> str:
     """The card in one line, for a plot title or a table caption (in ``lang``, default the
     course's language; the timings file asks for English)."""
     info = card() if info is None else info
-    where = info.get("gpu") or text(
-        "hardware.cpus_usable", lang, cpu=info["cpu"], n=info["cpu_usable"]
+    words = catalog(lang or language())
+    where = info.get("gpu") or words.gettext("{cpu} ({n} CPUs usable)").format(
+        cpu=info["cpu"], n=info["cpu_usable"]
     )
     threads = info["torch_threads"]
-    return text(
-        "hardware.card_line" if threads != 1 else "hardware.card_line_one_thread", lang,
+    line = words.ngettext(
+        "{where} | device {device} | torch {torch} ({build}), {threads} thread | Python {python}",
+        "{where} | device {device} | torch {torch} ({build}), {threads} threads | Python {python}",
+        threads,
+    )
+    return line.format(
         where=where, device=info["device"], torch=info["torch"],
         build=word(info["torch_build"], lang), threads=threads, python=info["python"],
     )  # fmt: skip

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from helpers.messages import text, word
+from helpers.i18n import N_, _, word
 from helpers.ring import ring_bytes_per_rank
 from helpers.stats import Interval
 
@@ -53,7 +53,7 @@ def _relative_line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """``y = a + b x`` by least squares on ``(y - a - b x) / y``: each point by its relative
     error (a start for the fit in logs)."""
     design = np.column_stack([1 / y, x / y])
-    (a, b), *_ = np.linalg.lstsq(design, np.ones_like(y), rcond=None)
+    (a, b), *_rest = np.linalg.lstsq(design, np.ones_like(y), rcond=None)
     return float(a), float(b)
 
 
@@ -143,7 +143,7 @@ ROUGH = 0.25
 the link only roughly (a busy machine, or a link that is not one straight line)."""
 
 
-def link_fit_text(fit: LinkFit, unit_bytes: str = "bytes each rank sends") -> str:
+def link_fit_text(fit: LinkFit, unit_bytes: str = N_("bytes each rank sends")) -> str:
     """Latency and bandwidth in words, with their intervals and the smallest message's time.
 
     >>> sizes = [32, 1e3, 1e4, 1e5, 1e6, 1e7]
@@ -154,8 +154,10 @@ def link_fit_text(fit: LinkFit, unit_bytes: str = "bytes each rank sends") -> st
     lat = fit.latency.scaled(1e6)
     size, took = fit.smallest
     unit_bytes = word(unit_bytes)
-    head = text(
-        "links.latency",
+    head = _(
+        "latency **{value:,.1f} µs** (95% interval {low} to {high} µs; the "
+        "smallest message, {size:,.0f} {unit}, took {took_us:,.1f} µs)"
+    ).format(
         value=lat.value,
         low=_sig(lat.low),
         high=_sig(lat.high),
@@ -164,20 +166,25 @@ def link_fit_text(fit: LinkFit, unit_bytes: str = "bytes each rank sends") -> st
         took_us=took * 1e6,
     )
     if fit.relative_error > ROUGH:
-        miss = text("links.rough", error=fit.relative_error)
+        miss = _(
+            "but the points lie far from the curve (typically {error:.0%} of their "
+            "time): read both as orders of magnitude"
+        ).format(error=fit.relative_error)
     else:
-        miss = text("links.close", error=fit.relative_error)
+        miss = _("the curve passes within {error:.0%} of the points' times, typically").format(
+            error=fit.relative_error
+        )
     if fit.bandwidth is None:
-        return text("links.no_bandwidth", head=head, miss=miss)
+        return _(
+            "{head}; the time does not grow with the size here: no bandwidth can "
+            "be read from it; {miss}"
+        ).format(head=head, miss=miss)
     bw = fit.bandwidth.scaled(1e-9)
-    return text(
-        "links.bandwidth",
-        head=head,
-        value=bw.value,
-        low=_sig(bw.low),
-        high=_sig(bw.high),
-        unit=unit_bytes,
-        miss=miss,
+    return _(
+        "{head}, bandwidth **{value:.2f} GB/s** (95% interval {low} to {high} "
+        "GB/s) of {unit}; {miss}"
+    ).format(
+        head=head, value=bw.value, low=_sig(bw.low), high=_sig(bw.high), unit=unit_bytes, miss=miss
     )
 
 

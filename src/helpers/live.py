@@ -23,7 +23,7 @@ import psutil
 import torch
 
 from helpers import nvml
-from helpers.messages import text, word
+from helpers.i18n import N_, _, word
 
 
 class Sampler:
@@ -38,10 +38,10 @@ class Sampler:
     @property
     def source(self) -> str:
         if self.lib is not None:
-            return text("live.source.nvml")
+            return _("NVIDIA GPU(s), read through NVML")
         if self.mps:
-            return text("live.source.mps")
-        return text("live.source.cpu")
+            return _("no NVIDIA driver: the Apple GPU's memory (MPS) and this process's CPU use")
+        return _("no GPU or driver found: this process's CPU use and memory instead")
 
     def __call__(self) -> dict[str, float]:
         row = {
@@ -87,17 +87,17 @@ class LiveView:
 
         cpus = psutil.cpu_count() or 1
         total = psutil.virtual_memory().total / 1e9
-        specs = {"process_cpu_percent": (text("live.bar.cpu"), 100.0 * cpus, "%")}
-        specs["process_memory_gb"] = (text("live.bar.memory"), total, "GB")
+        specs = {"process_cpu_percent": (_("CPU %"), 100.0 * cpus, "%")}
+        specs["process_memory_gb"] = (_("memory (GB)"), total, "GB")
         for key in first:
             if key.endswith("_utilization_percent"):
-                specs[key] = (text("live.bar.busy", gpu=key.split("_")[0].upper()), 100.0, "%")
+                specs[key] = (_("{gpu} busy %").format(gpu=key.split("_")[0].upper()), 100.0, "%")
             elif key.endswith("_memory_used_gb"):
                 gpu = key.split("_")[0]
-                label = text("live.bar.gpu_memory", gpu=gpu.upper())
+                label = _("{gpu} memory (GB)").format(gpu=gpu.upper())
                 specs[key] = (label, first[f"{gpu}_memory_total_gb"], "GB")
             elif key == "mps_allocated_gb":
-                specs[key] = (text("live.bar.gpu_memory", gpu="MPS"), total, "GB")
+                specs[key] = (_("{gpu} memory (GB)").format(gpu="MPS"), total, "GB")
         rows = []
         for key, (label, top, unit) in specs.items():
             bar = widgets.FloatProgress(
@@ -107,7 +107,7 @@ class LiveView:
             self._bars[key] = (bar, reading, unit)
             rows.append(widgets.HBox([bar, reading]))
         source = getattr(self.sampler, "source", "")
-        head = widgets.HTML(text("live.head", source=source))
+        head = widgets.HTML(_("<b>Live view</b>: {source}").format(source=source))
         self.widget = widgets.VBox([head, *rows])
 
     def _show(self, row: dict[str, float]) -> None:
@@ -115,7 +115,9 @@ class LiveView:
             value = row.get(key, 0.0)
             bar.value = min(value, bar.max)
             if unit == "GB":
-                label.value = text("live.reading.of", value=value, unit=unit, top=bar.max)
+                label.value = _("{value:.1f} {unit} of {top:.1f}").format(
+                    value=value, unit=unit, top=bar.max
+                )
             else:
                 label.value = f"{value:.1f} {unit}"
 
@@ -158,16 +160,30 @@ class LiveView:
     def summary(self) -> str:
         """The readings in one line: how long, how many, and the peaks."""
         table = self.history
-        parts = [text("live.summary.readings", n=len(table), seconds=table["seconds"].iloc[-1])]
+        parts = [
+            _("{n} readings over {seconds:.1f} s").format(
+                n=len(table), seconds=table["seconds"].iloc[-1]
+            )
+        ]
         for key in table.columns:
             if key.endswith("_utilization_percent"):
                 gpu = key.split("_")[0].upper()
-                parts.append(text("live.summary.busy", gpu=gpu, percent=table[key].mean()))
+                parts.append(
+                    _("{gpu} busy {percent:.0f}% on average").format(
+                        gpu=gpu, percent=table[key].mean()
+                    )
+                )
             elif key.endswith(("_memory_used_gb", "_memory_gb", "_allocated_gb")):
-                parts.append(text("live.summary.peak", what=reading_name(key), gb=table[key].max()))
+                parts.append(
+                    _("peak {what} {gb:.2f} GB").format(what=reading_name(key), gb=table[key].max())
+                )
         cpu = table["process_cpu_percent"].mean()
-        parts.append(text("live.summary.cpu", percent=cpu))
-        return text("joint.clauses").join(parts)
+        parts.append(
+            _("process CPU {percent:.0f}% on average (100% = one CPU kept busy)").format(
+                percent=cpu
+            )
+        )
+        return _("; ").join(parts)
 
 
 def reading_name(column: str, lang: str | None = None) -> str:
@@ -177,3 +193,7 @@ def reading_name(column: str, lang: str | None = None) -> str:
     ('process memory', 'GPU 0 已用显存')
     """
     return word(column.removesuffix("_gb").replace("_", " "), lang)
+
+
+NAMES = (N_("process memory"), N_("mps allocated"))
+"""The names :func:`reading_name` gives the readings (GPUs' are ``gpu<n> memory used``)."""

@@ -39,7 +39,7 @@ import torch
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 
-from helpers.messages import text
+from helpers.i18n import _
 from helpers.models import IrisMLP
 
 
@@ -108,7 +108,7 @@ class ModelStack:
         """``epochs`` steps; returns the last step's losses (still on the device)."""
         if epochs < 1:
             raise ValueError(f"epochs must be at least 1, got {epochs}")
-        for _ in range(epochs):
+        for _epoch in range(epochs):
             losses = self.step(X, y)
         return losses
 
@@ -133,19 +133,31 @@ another (geometric mean of 3 rounds' ratios, 95% interval 12.3× to 13.0×): bat
     logs = paired_difference(
         [math.log(t) for t in lesson_seconds], [math.log(t) for t in batched_seconds]
     )
-    head = text(
-        "many_models.batching.many" if k > 1 else "many_models.batching.one",
-        k=k,
-        ratio=math.exp(logs.value),
-        n=logs.n,
-        low=math.exp(logs.low),
-        high=math.exp(logs.high),
+    head = (
+        _(
+            "{k} models: one batched step trained them {ratio:.1f}× as fast as the "
+            "lesson loop one after another (geometric mean of {n} rounds' ratios, "
+            "95% interval {low:.1f}× to {high:.1f}×)"
+        )
+        if k > 1
+        else _(
+            "{k} model: one batched step trained it {ratio:.1f}× as fast as the "
+            "lesson loop (geometric mean of {n} rounds' ratios, 95% interval "
+            "{low:.1f}× to {high:.1f}×)"
+        )
+    ).format(
+        k=k, ratio=math.exp(logs.value), n=logs.n, low=math.exp(logs.low), high=math.exp(logs.high)
     )
     if not logs.distinguishable:
-        return text("many_models.batching.noise", head=head)
+        return _(
+            "{head}: the interval holds 1×, so no difference these rounds can tell from noise."
+        ).format(head=head)
     if logs.value > 0:
-        return text("many_models.batching.pays", head=head)
-    return text("many_models.batching.slower", head=head)
+        return _("{head}: batching pays.").format(head=head)
+    return _(
+        "{head}: the batched step is slower here (its own overhead, vmap's "
+        "bookkeeping, outweighs what it shares)."
+    ).format(head=head)
 
 
 def sharing_verdict(few: int, many: int, seconds_few: float, seconds_many: float) -> str:
@@ -159,9 +171,16 @@ def sharing_verdict(few: int, many: int, seconds_few: float, seconds_many: float
     if not 0 < few < many or seconds_few <= 0 or seconds_many <= 0:
         raise ValueError("need 0 < few < many copies and positive times")
     grew, work = seconds_many / seconds_few, many / few
-    head = text("many_models.sharing", many=many, grew=grew, few=few, work=work)
+    head = _(
+        "One batched step for {many} copies took {grew:.1f}× the time of one "
+        "for {few} (medians), for {work:g}× the arithmetic"
+    ).format(many=many, grew=grew, few=few, work=work)
     if grew < work / 4:
-        return text("many_models.sharing.fixed", head=head)
+        return _("{head}: the step was mostly its fixed part, and the copies shared it.").format(
+            head=head
+        )
     if grew > 0.8 * work:
-        return text("many_models.sharing.arithmetic", head=head)
-    return text("many_models.sharing.between", head=head)
+        return _(
+            "{head}: the time grew with the arithmetic, so stacking shared little here."
+        ).format(head=head)
+    return _("{head}: part of the step was shared, part grew with the copies.").format(head=head)

@@ -19,7 +19,7 @@ import threading
 import psutil
 import torch
 
-from helpers.messages import text
+from helpers.i18n import _
 
 
 def peak_memory(fn, device: torch.device | str, interval: float = 0.001) -> int:
@@ -104,12 +104,16 @@ def largest_batch_that_fits(step, batch: int, smallest: int = 1) -> tuple[int, l
         except Exception as err:
             if not is_out_of_memory(err) or batch // 2 < smallest:
                 raise
-            log.append(text("memory.log.out", batch=batch, error=type(err).__name__))
+            log.append(
+                _("batch {batch}: out of memory ({error})").format(
+                    batch=batch, error=type(err).__name__
+                )
+            )
             if torch.cuda.is_available():
                 torch.cuda.empty_cache()  # give the failed attempt's blocks back
             batch //= 2
             continue
-        log.append(text("memory.log.fits", batch=batch))
+        log.append(_("batch {batch}: fits").format(batch=batch))
         return batch, log
 
 
@@ -130,13 +134,28 @@ def autocast_dtype(device: torch.device | str) -> tuple[torch.dtype, bool, str]:
         major, minor = torch.cuda.get_device_capability(device)
         cc = f"{major}.{minor}"
         if major >= 8:
-            return torch.bfloat16, False, text("memory.autocast.ampere", cc=cc)
+            return (
+                torch.bfloat16,
+                False,
+                _("compute capability {cc}: tensor cores run bfloat16 (from 8.0 on)").format(cc=cc),
+            )
         if major == 7:
-            return torch.float16, True, text("memory.autocast.volta", cc=cc)
-        return torch.float16, True, text("memory.autocast.older", cc=cc)
+            return (
+                torch.float16,
+                True,
+                _(
+                    "compute capability {cc}: tensor cores run float16 but not bfloat16 "
+                    "(that needs 8.0), and float16's narrow range needs a GradScaler"
+                ).format(cc=cc),
+            )
+        return (
+            torch.float16,
+            True,
+            _("compute capability {cc}: no tensor cores; float16 only halves memory").format(cc=cc),
+        )
     if device.type == "mps":
-        return torch.float16, True, text("memory.autocast.mps")
-    return torch.bfloat16, False, text("memory.autocast.cpu")
+        return torch.float16, True, _("Apple GPU: float16, with a GradScaler for its narrow range")
+    return torch.bfloat16, False, _("CPU: bfloat16 (fast only with AVX-512 BF16 or AMX)")
 
 
 def accumulation_verdict(whole: float, micro: float, parts: int, device_type: str) -> str:
@@ -146,11 +165,24 @@ def accumulation_verdict(whole: float, micro: float, parts: int, device_type: st
     >>> accumulation_verdict(410e6, 120e6, 4, "cuda")
     '4 micro-batches needed 3.4× less peak memory than the whole batch (410 MB against 120 MB).'
     """
-    sizes = text("memory.sizes", whole_mb=whole / 1e6, micro_mb=micro / 1e6)
+    sizes = _("{whole_mb:,.0f} MB against {micro_mb:,.0f} MB").format(
+        whole_mb=whole / 1e6, micro_mb=micro / 1e6
+    )
     if micro < whole:
-        return text(
-            "memory.accumulation.less", parts=parts, ratio=whole / max(micro, 1), sizes=sizes
-        )
+        return _(
+            "{parts} micro-batches needed {ratio:.1f}× less peak memory than the "
+            "whole batch ({sizes})."
+        ).format(parts=parts, ratio=whole / max(micro, 1), sizes=sizes)
     if device_type == "cuda":
-        return text("memory.accumulation.cuda", sizes=sizes)
-    return text("memory.accumulation.cpu", sizes=sizes)
+        return _(
+            "The micro-batches' peak was no lower ({sizes}): the weights, their "
+            "gradients and the optimizer's state, not the activations, set the "
+            "peak at this batch size."
+        ).format(sizes=sizes)
+    return _(
+        "The micro-batches' peak read no lower ({sizes}). On a CPU the figure "
+        "is the process's resident memory, not its live tensors: the C "
+        "allocator keeps some freed blocks for reuse and hands others back, so "
+        "the figure follows the allocator's habits as much as the activations. "
+        "CUDA counts live tensors, and there the smaller activations show."
+    ).format(sizes=sizes)

@@ -35,7 +35,7 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from helpers.data import HEART_FEATURES
-from helpers.messages import text, word
+from helpers.i18n import N_, _, word
 
 CATEGORICAL = ("cp", "restecg", "slope", "thal")
 """Columns whose numbers are codes for categories (chest pain type 1-4, ...), not quantities."""
@@ -43,10 +43,10 @@ CATEGORICAL = ("cp", "restecg", "slope", "thal")
 STRATEGIES = ("median", "mean", "most_frequent")
 
 CODES = {
-    "cp": "1 typical angina, 2 atypical angina, 3 non-anginal pain, 4 no symptoms",
-    "restecg": "0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy",
-    "slope": "1 up, 2 flat, 3 down",
-    "thal": "3 normal, 6 fixed defect, 7 reversible defect",
+    "cp": N_("1 typical angina, 2 atypical angina, 3 non-anginal pain, 4 no symptoms"),
+    "restecg": N_("0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy"),
+    "slope": N_("1 up, 2 flat, 3 down"),
+    "thal": N_("3 normal, 6 fixed defect, 7 reversible defect"),
 }
 """What each code of the categorical columns means (data/README.md)."""
 
@@ -60,10 +60,10 @@ def rate_trend(rates: pd.Series) -> str:
     """
     rates = rates.sort_index()
     if rates.is_monotonic_increasing:
-        return "rises"
+        return N_("rises")
     if rates.is_monotonic_decreasing:
-        return "falls"
-    return "goes up and down"
+        return N_("falls")
+    return N_("goes up and down")
 
 
 def code_note(column: str, trend: str) -> str:
@@ -71,8 +71,24 @@ def code_note(column: str, trend: str) -> str:
     with its code (:func:`rate_trend`)."""
     codes = f"`{column}` ({word(CODES[column])})" if column in CODES else f"`{column}`"
     if trend == "goes up and down":
-        return text("preprocessing.code.up_and_down", codes=codes)
-    return text(f"preprocessing.code.{trend}", codes=codes)
+        return _(
+            "{codes}: the disease rate goes up and down with the code, so no "
+            "single weight on the code can follow it; one-hot encoding gives each "
+            "code its own column and weight."
+        ).format(codes=codes)
+    if trend == "rises":
+        return _(
+            "{codes}: the disease rate rises with the code, so one weight could "
+            "follow its direction, but only as if the codes were evenly spaced "
+            "quantities. They are labels: the gaps between them mean nothing, so "
+            "each code gets its own column and weight all the same."
+        ).format(codes=codes)
+    return _(
+        "{codes}: the disease rate falls with the code, so one weight could "
+        "follow its direction, but only as if the codes were evenly spaced "
+        "quantities. They are labels: the gaps between them mean nothing, so "
+        "each code gets its own column and weight all the same."
+    ).format(codes=codes)
 
 
 class HeartPreprocessor(TransformerMixin, BaseEstimator):
@@ -108,7 +124,13 @@ class HeartPreprocessor(TransformerMixin, BaseEstimator):
         if is_train:
             return self.fit_transform(X)
         if not hasattr(self, "transformer_"):
-            raise NotFittedError(text("preprocessing.error.not_fitted"))
+            raise NotFittedError(
+                _(
+                    "This HeartPreprocessor has not been fitted yet: call it on the "
+                    "training rows first, prep(X_train, is_train=True), then prep(X_test, "
+                    "is_train=False)."
+                )
+            )
         return self.transform(X)
 
     # scikit-learn's interface ---------------------------------------------------------------------
@@ -118,11 +140,17 @@ class HeartPreprocessor(TransformerMixin, BaseEstimator):
         if self.strategy not in STRATEGIES:
             choices = ", ".join(map(repr, STRATEGIES))
             raise ValueError(
-                text("preprocessing.error.strategy", strategy=self.strategy, choices=choices)
+                _("strategy={strategy!r} is not one of {choices}.").format(
+                    strategy=self.strategy, choices=choices
+                )
             )
         unknown = [c for c in self.categorical if c not in HEART_FEATURES]
         if unknown:
-            raise ValueError(text("preprocessing.error.categorical", unknown=unknown))
+            raise ValueError(
+                _("categorical names columns that are not features: {unknown}.").format(
+                    unknown=unknown
+                )
+            )
         features = self._check(X)
         numeric = [c for c in HEART_FEATURES if c not in self.categorical]
         numeric_steps = [SimpleImputer(strategy=self.strategy)]
@@ -159,23 +187,43 @@ class HeartPreprocessor(TransformerMixin, BaseEstimator):
     def _check(X, fitting: bool = True) -> pd.DataFrame:
         """The 13 feature columns of ``X`` in the course's order, or a clear error."""
         if not isinstance(X, pd.DataFrame):
-            raise TypeError(text("preprocessing.error.not_frame", kind=type(X).__name__))
+            raise TypeError(
+                _(
+                    "HeartPreprocessor needs a pandas DataFrame with named columns, got "
+                    "{kind}. Use the frame from helpers.data.load_heart()."
+                ).format(kind=type(X).__name__)
+            )
         if len(X) == 0:
-            raise ValueError(text("preprocessing.error.empty"))
+            raise ValueError(_("The DataFrame is empty: there are no rows to preprocess."))
         missing = [c for c in HEART_FEATURES if c not in X.columns]
         if missing:
             said = {"missing": ", ".join(missing), "features": ", ".join(HEART_FEATURES)}
-            raise ValueError(text("preprocessing.error.missing", **said))
+            raise ValueError(
+                _(
+                    "Missing required column(s): {missing}. HeartPreprocessor needs all 13 "
+                    "features: {features}."
+                ).format(**said)
+            )
         features = X[HEART_FEATURES]
         for column in HEART_FEATURES:
             if not pd.api.types.is_numeric_dtype(features[column]):
                 values = pd.to_numeric(features[column], errors="coerce")
                 bad = features[column][values.isna() & features[column].notna()].unique()[:3]
-                said = {"column": column, "examples": ", ".join(map(repr, bad))}
-                raise ValueError(text("preprocessing.error.text", **said))
+                said = {N_("column"): column, "examples": ", ".join(map(repr, bad))}
+                raise ValueError(
+                    _(
+                        "Column {column!r} must hold numbers but has text such as {examples}. "
+                        "Write missing values as NaN (read the CSV with na_values='?')."
+                    ).format(**said)
+                )
         empty = [c for c in HEART_FEATURES if features[c].isna().all()]
         if empty and fitting:
-            raise ValueError(text("preprocessing.error.no_values", columns=", ".join(empty)))
+            raise ValueError(
+                _(
+                    "Column(s) {columns} have no values at all in the training rows: there "
+                    "is nothing to learn a fill value from."
+                ).format(columns=", ".join(empty))
+            )
         return features
 
 
@@ -188,4 +236,16 @@ def base_rate_note(rate: float) -> str:
 time: every model below must beat that."
     """
     said = {"rate": rate, "right": max(rate, 1 - rate)}
-    return text("preprocessing.base.disease" if rate > 0.5 else "preprocessing.base.none", **said)
+    return (
+        _(
+            "**{rate:.0%}** of patients have heart disease, so always guessing "
+            "'disease' is right {right:.0%} of the time: every model below must "
+            "beat that."
+        )
+        if rate > 0.5
+        else _(
+            "**{rate:.0%}** of patients have heart disease, so always guessing 'no "
+            "disease' is right {right:.0%} of the time: every model below must "
+            "beat that."
+        )
+    ).format(**said)

@@ -27,7 +27,7 @@ import pandas as pd
 import torch
 
 from helpers.device import synchronize
-from helpers.messages import label
+from helpers.i18n import N_, label
 
 # Operators that only describe memory differently (a view, a transpose) or allocate it: no
 # arithmetic, no kernel launch on a GPU.
@@ -114,7 +114,7 @@ def profile_ops(fn: Callable[[], object], *, device: torch.device | str) -> pd.D
     return table
 
 
-KINDS = ("phase", "operator", "kernel")
+KINDS = (N_("phase"), "operator", "kernel")
 """The rows of a timeline: labelled phases (``record_function``), operators that compute, and
 GPU kernels."""
 
@@ -190,7 +190,7 @@ def draw_timeline(events: pd.DataFrame, ax=None, title: str = "timeline"):
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(10, 2.8))
+        _figure, ax = plt.subplots(figsize=(10, 2.8))
     kinds = [k for k in KINDS if (events["kind"] == k).any()]
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     phases = list(dict.fromkeys(events.loc[events["kind"] == "phase", "name"]))
@@ -203,8 +203,9 @@ def draw_timeline(events: pd.DataFrame, ax=None, title: str = "timeline"):
             ax.broken_barh([(start, end - start)], (row - 0.4, 0.8), color=colour)
     for index, name in enumerate(phases):
         ax.bar(0, 0, color=colours[index % len(colours)], label=name)  # legend entries only
-    ax.set_yticks(range(len(kinds)), [label(f"profiling.row.{k}") for k in reversed(kinds)])
-    ax.set(xlabel=label("profiling.x"), title=title)
+    rows = {"phase": label("phases"), "operator": label("operators"), "kernel": label("kernels")}
+    ax.set_yticks(range(len(kinds)), [rows[k] for k in reversed(kinds)])
+    ax.set(xlabel=label("time (µs from the first event)"), title=title)
     ax.grid(alpha=0.3, axis="x")
     if phases:
         ax.legend(fontsize=8, ncol=len(phases), loc="upper center", bbox_to_anchor=(0.5, -0.3))

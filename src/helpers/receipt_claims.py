@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from helpers.beside import Beside, heading, here, label, microseconds, or_load
+from helpers.beside import Beside, heading, here, microseconds, or_load, receipt_label
 from helpers.claims import STUDENT_EPOCHS, STUDENT_RUNS, Judgement, judge_issue
-from helpers.messages import text, word
+from helpers.i18n import _, word
 from helpers.receipts import Receipt, Shelf
 
 
@@ -90,11 +90,20 @@ def beside(
         return Beside(heading(found, None))
     prices = day05_prices(receipt)
     names = {k: word(receipt["day05"][k]) for k in ("lesson", "fastest")}  # data keys, shown
-    index = [text(f"receipts.day05.{k}", **names) for k in DAY05_ROWS]
+    rows = {
+        "item": _("one .item(), alone"),
+        "recording": _("one recording inside the loop (its price b)"),
+        "launches": _("launching one epoch's kernels (the launch floor)"),
+        "lesson": _("an epoch of the lesson loop ({lesson})"),
+        "kept": _("an epoch with the losses kept on the device (no waits)"),
+        "fastest": _("an epoch of the fastest variant ({fastest})"),
+        "student": _("the student's run priced: 20,000 epochs, 200 recordings"),
+    }
+    index = [rows[k].format(**names) for k in DAY05_ROWS]
     table = pd.DataFrame(
         {
             here(device_type): [_time(k, measured.get(k)) for k in DAY05_ROWS],
-            label(receipt): [_time(k, prices[k]) for k in DAY05_ROWS],
+            receipt_label(receipt): [_time(k, prices[k]) for k in DAY05_ROWS],
         },
         index=index,
     )
@@ -103,10 +112,24 @@ def beside(
     if there is not None:
         said = {"here": verdict.shown_verdict(), "there": there.shown_verdict()}
         notes.append(
-            text("receipts.day05.verdict", **said, label=label(receipt), evidence=there.evidence)
+            _(
+                "**The third part (asynchronous submission):** here *{here}*; on "
+                "{label} *{there}*. {evidence}"
+            ).format(**said, label=receipt_label(receipt), evidence=there.evidence)
         )
     elif busy_share(receipt) is None:
-        notes.append(text("receipts.day05.no_busy"))
+        notes.append(
+            _(
+                "This receipt has no busy share of the lesson loop, so the third part "
+                "is not judged on it."
+            )
+        )
     else:
-        notes.append(text("receipts.day05.no_quartile"))
+        notes.append(
+            _(
+                "This receipt keeps each variant's median speed-up but not the lower "
+                "quartile of its rounds, so the third part is not judged on it "
+                "(`python -m helpers receipt` keeps both)."
+            )
+        )
     return Beside("\n\n".join(notes), table)

@@ -42,10 +42,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from helpers.messages import label, plot_language, text, word
+from helpers.i18n import N_, _, label, plot_language, word
 from helpers.timing import benchmark
 
-REGIMES = ("compute-bound", "bandwidth-bound", "overhead-bound")
+REGIMES = (N_("compute-bound"), N_("bandwidth-bound"), N_("overhead-bound"))
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ def memory_level(nbytes: float, cache: int | None) -> str:
     >>> memory_level(2 * 2**20, 32 * 2**20), memory_level(32 * 2**20, 32 * 2**20)
     ('cache', 'memory')
     """
-    return "cache" if cache is not None and nbytes <= cache / 2 else "memory"
+    return N_("cache") if cache is not None and nbytes <= cache / 2 else "memory"
 
 
 def regime(work: Workload, roof: Roof, share: float = 0.25) -> str:
@@ -162,8 +162,19 @@ def above_roof(work: Workload, roof: Roof) -> str | None:
     if work.achieved <= roof.attainable(work.intensity):
         return None
     if work.intensity * roof.bandwidth < roof.peak_flops:
-        return text("roofline.above.bandwidth", roof=roof.label)
-    return text("roofline.above.flat", roof=roof.label)
+        return _(
+            "above the bandwidth roof ({roof}), so that roof was too low for it: "
+            "this workload moved its bytes faster than the copy that measured the "
+            "roof (data reused from a cache nearer the core, or a "
+            "better-vectorised loop than the copy's). Read the point as at the "
+            "roof, not beyond it"
+        ).format(roof=roof.label)
+    return _(
+        "above the flat roof ({roof}), so the measured peak was too low for "
+        "it: its arithmetic ran faster than the matrix product that measured "
+        "the peak (another shape, or more threads). Read the point as at the "
+        "roof, not beyond it"
+    ).format(roof=roof.label)
 
 
 def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
@@ -172,9 +183,14 @@ def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
     found = regime(work, roof, share)
     arithmetic, memory = roof.arithmetic_seconds(work), roof.memory_seconds(work)
     reach = work.achieved / roof.attainable(work.intensity)
-    where = above_roof(work, roof) or text("roofline.reach", reach=reach, roof=roof.label)
-    head = text(
-        "roofline.head",
+    where = above_roof(work, roof) or _(
+        "{reach:.1%} of what the roof ({roof}) allows at that intensity"
+    ).format(reach=reach, roof=roof.label)
+    head = _(
+        "**{name}**: {intensity:.3g} FLOPs per byte, {gflops:.3g} GFLOP/s, "
+        "{where}. Of its {seconds}, arithmetic at the peak would take "
+        "{arithmetic} and the memory traffic {memory}"
+    ).format(
         name=word(work.name),
         intensity=work.intensity,
         gflops=work.achieved / 1e9,
@@ -185,9 +201,17 @@ def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
     )
     if found == "overhead-bound":
         rest = 1 - max(arithmetic, memory) / work.seconds
-        return text("roofline.overhead", head=head, found=word(found), rest=rest)
-    key = "roofline.compute" if found == "compute-bound" else "roofline.bandwidth"
-    return text(key, head=head, found=word(found))
+        return _(
+            "{head}: **{found}**, {rest:.1%} of the time is neither: overhead "
+            "(Python, dispatch, launches, allocation, waits)."
+        ).format(head=head, found=word(found), rest=rest)
+    if found == "compute-bound":
+        return _("{head}: **{found}**, the arithmetic takes most of the time.").format(
+            head=head, found=word(found)
+        )
+    return _("{head}: **{found}**, moving the bytes takes most of the time.").format(
+        head=head, found=word(found)
+    )
 
 
 def measure_peak_flops(
@@ -238,9 +262,13 @@ def measure_roof(
     level = memory_level(2 * copied, last_level_cache(device))
     said = {"level": word(level), "size": _mib(copied), "threads": threads}
     if device.type != "cpu":
-        label = text("roofline.roof", **said)
+        label = _("{level}: copying {size}").format(**said)
     else:
-        label = text("roofline.roof.threads" if threads > 1 else "roofline.roof.thread", **said)
+        label = (
+            _("{level}: copying {size}, {threads} threads")
+            if threads > 1
+            else _("{level}: copying {size}, {threads} thread")
+        ).format(**said)
     return Roof(peak_flops, bandwidth, label=label)
 
 
@@ -287,7 +315,7 @@ def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, sh
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(7.5, 4.5))
+        _figure, ax = plt.subplots(figsize=(7.5, 4.5))
     roofs = [roof] * len(workloads) if isinstance(roof, Roof) else list(roof)
     if len(roofs) != len(workloads):
         raise ValueError(f"one roof per workload: {len(roofs)} roofs, {len(workloads)} workloads")
@@ -296,7 +324,7 @@ def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, sh
     x = np.logspace(np.log10(min(intensities)) - 1, np.log10(max(intensities)) + 1, 200)
     for one, style in zip(distinct, ["-", "--", "-.", ":"] * len(distinct), strict=False):
         ax.plot(x, [one.attainable(i) for i in x], color="black", lw=2, ls=style,
-                label=label("roofline.plot.roof", roof=one.label))  # fmt: skip
+                label=label("roof ({roof})").format(roof=one.label))  # fmt: skip
     markers = {"compute-bound": "s", "bandwidth-bound": "^", "overhead-bound": "o"}
     for work, its_roof in zip(workloads, roofs, strict=True):
         found = regime(work, its_roof, share)
@@ -306,19 +334,16 @@ def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, sh
             s=60,
             marker=markers[found],
             zorder=3,
-            label=label(
-                "roofline.plot.point",
-                name=word(work.name, plot_language()),
-                found=word(found, plot_language()),
+            label=label("{name} ({found})").format(
+                name=word(work.name, plot_language()), found=word(found, plot_language())
             ),
         )
     ax.set(
         xscale="log",
         yscale="log",
-        xlabel=label("roofline.plot.x"),
-        ylabel=label("roofline.plot.y"),
-        title=label(
-            "roofline.plot.title",
+        xlabel=label("arithmetic intensity (FLOPs per byte moved, log scale)"),
+        ylabel=label("achieved FLOP/s (log scale)"),
+        title=label("Roofline: peak {peak:.3g} GFLOP/s, bandwidth {bandwidths} GB/s").format(
             peak=distinct[0].peak_flops / 1e9,
             bandwidths=", ".join(f"{r.bandwidth / 1e9:.3g}" for r in distinct),
         ),

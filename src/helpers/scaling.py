@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import torch
 
-from helpers.messages import text, word
+from helpers.i18n import N_, _, word
 from helpers.timing import Measurement, timed
 
 # --- Timing steps, communication against compute, scaling ------------------------------------
@@ -41,7 +41,7 @@ def time_steps(
     if barrier is not None:
         barrier()
     with timed(device) as watch:
-        for _ in range(steps):
+        for _step in range(steps):
             step()
     return watch.seconds / steps
 
@@ -53,7 +53,7 @@ def interleaved(
     every rank, from ``seed``); each call returns one sample."""
     rng = random.Random(seed)
     samples: dict[str, list[float]] = {name: [] for name in variants}
-    for _ in range(repeats):
+    for _repeat in range(repeats):
         names = list(variants)
         rng.shuffle(names)
         for name in names:
@@ -80,7 +80,7 @@ def communication_split(compute: float, ddp: float, allreduce: float) -> dict[st
         "allreduce": allreduce,
         "exposed": exposed,
         "hidden": max(0.0, allreduce - exposed),
-        "share": exposed / ddp if ddp > 0 else 0.0,
+        N_("share"): exposed / ddp if ddp > 0 else 0.0,
     }
 
 
@@ -92,22 +92,29 @@ def communication_verdict(name: str, split: dict[str, float]) -> str:
     """
     share, exposed, allreduce = split["share"], split["exposed"], split["allreduce"]
     if share >= 0.5:
-        kind = text("scaling.communication.bound")
+        kind = _("**communication-bound**: more processes make each step slower, not faster")
     elif share >= 0.2:
-        kind = text("scaling.communication.large")
-    else:
-        kind = text("scaling.communication.compute")
-    if exposed > allreduce:
-        overlap = text(
-            "scaling.overlap.none",
-            allreduce_ms=allreduce * 1e3,
-            other_ms=(exposed - allreduce) * 1e3,
+        kind = _(
+            "communication is a large part: fewer, larger all-reduces (bigger batches) pay off"
         )
     else:
+        kind = _("**compute-bound**: the all-reduce costs little next to the arithmetic")
+    if exposed > allreduce:
+        overlap = _(
+            "The step waited longer than one all-reduce of all the gradients takes "
+            "alone ({allreduce_ms:.2f} ms): overlapping hid nothing, and the other "
+            "{other_ms:.2f} ms are not the all-reduce itself: DDP's own work "
+            "around it, or processes slowing each other's compute."
+        ).format(allreduce_ms=allreduce * 1e3, other_ms=(exposed - allreduce) * 1e3)
+    else:
         hidden = split["hidden"] / allreduce if allreduce > 0 else 0.0
-        overlap = text("scaling.overlap.hidden", hidden=hidden)
-    return text(
-        "scaling.communication",
+        overlap = _(
+            "Overlapping the all-reduce with the backward pass hid {hidden:.0%} of it."
+        ).format(hidden=hidden)
+    return _(
+        "The {name} model: communication is {share:.0%} of each step "
+        "({exposed_ms:.2f} of {step_ms:.2f} ms); {kind}. {overlap}"
+    ).format(
         name=word(name),
         share=share,
         exposed_ms=exposed * 1e3,
@@ -174,26 +181,45 @@ def scaling_verdict(s: Scaling, contention: float | None = None) -> str:
     'Weak scaling, 2 processes: 0.80× the throughput of one proce'
     """
     if contention is None:
-        lost = text("scaling.lost.unknown")
+        lost = _("the loss is communication, or processes slowing each other's compute")
     elif contention > SHARED_CORES:
-        lost = text("scaling.lost.shared", contention=contention)
+        lost = _(
+            "the loss is communication and shared cores (compute: {contention:.2f}× alone)"
+        ).format(contention=contention)
     else:
-        lost = text("scaling.lost.communication", contention=contention)
-    head = text(
-        f"scaling.head.{s.kind}",
-        processes=s.processes,
-        speedup=s.speedup,
-        efficiency=s.efficiency,
-    )
+        lost = _(
+            "the loss is communication (compute beside the others: {contention:.2f}× alone)"
+        ).format(contention=contention)
+    if s.kind == "strong":
+        head = _(
+            "Strong scaling, {processes} processes: {speedup:.2f}× the throughput "
+            "of one process (efficiency {efficiency:.0%})"
+        )
+    else:
+        head = _(
+            "Weak scaling, {processes} processes: {speedup:.2f}× the throughput of "
+            "one process (efficiency {efficiency:.0%})"
+        )
+    head = head.format(processes=s.processes, speedup=s.speedup, efficiency=s.efficiency)
     if s.speedup < 1:
-        return text("scaling.verdict.slower", head=head, lost=lost)
+        return _(
+            "{head}: **slower than one process**: it loses more than the split work saves; {lost}."
+        ).format(head=head, lost=lost)
     if s.efficiency > 1.1:
-        return text("scaling.verdict.above_ideal", head=head)
+        return _(
+            "{head}: **above the ideal**, more than N times one process's "
+            "throughput from N processes: the one-process run was slowed (noise, "
+            "or data that fits the caches of N processes but not of one); repeat "
+            "it before reading it."
+        ).format(head=head)
     if s.efficiency >= 0.9:
-        return text("scaling.verdict.perfect", head=head)
+        return _("{head}: **near-perfect** scaling.").format(head=head)
     if s.efficiency >= 0.6:
-        return text("scaling.verdict.lossy", head=head, lost=lost)
-    return text("scaling.verdict.poor", head=head)
+        return _("{head}: **useful but lossy**; {lost}.").format(head=head, lost=lost)
+    return _(
+        "{head}: **poor**, under 60% of the ideal; the split of a step into "
+        "compute and communication says how much of the loss is the all-reduce."
+    ).format(head=head)
 
 
 def difference_verdict(difference, a: str, b: str) -> str:
@@ -208,16 +234,14 @@ def difference_verdict(difference, a: str, b: str) -> str:
     the interval excludes zero, so x is slower.
     """
     a, b = word(a), word(b)
-    said = text(
-        "scaling.difference",
-        a=a,
-        b=b,
-        value=difference.text(1e3, " ms", 2),
-        zero=difference.zero_verdict(),
+    said = _("{a} minus {b}, per step: {value}: {zero}").format(
+        a=a, b=b, value=difference.text(1e3, " ms", 2), zero=difference.zero_verdict()
     )
     if not difference.distinguishable:
-        return text("scaling.difference.none", said=said)
-    return text("scaling.difference.slower", said=said, slower=a if difference.value > 0 else b)
+        return _("{said}; no difference shows.").format(said=said)
+    return _("{said}, so {slower} is slower.").format(
+        said=said, slower=a if difference.value > 0 else b
+    )
 
 
 def contention_verdict(rows: int, beside: float, alone: float) -> str:
@@ -228,12 +252,26 @@ def contention_verdict(rows: int, beside: float, alone: float) -> str:
     '1.67× as long'
     """
     ratio = beside / alone
-    head = text("scaling.contention", rows=rows, beside_ms=beside * 1e3, alone_ms=alone * 1e3)
+    head = _(
+        "Even without communication, computing {rows} rows took "
+        "{beside_ms:.1f} ms per step beside the other processes, against "
+        "{alone_ms:.1f} ms alone"
+    ).format(rows=rows, beside_ms=beside * 1e3, alone_ms=alone * 1e3)
     if ratio > SHARED_CORES:
-        return text("scaling.contention.shared", head=head, ratio=ratio)
+        return _(
+            "{head}: {ratio:.2f}× as long: the processes share its cores, memory and caches."
+        ).format(head=head, ratio=ratio)
     if ratio < 1 / SHARED_CORES:
-        return text("scaling.contention.faster", head=head, ratio=ratio)
-    return text("scaling.contention.same", head=head, ratio=ratio)
+        return _(
+            "{head}: {ratio:.2f}× as long, faster beside the others than alone, "
+            "which sharing cannot explain: one of the two was disturbed, so this "
+            "comparison says nothing about contention."
+        ).format(head=head, ratio=ratio)
+    return _(
+        "{head}: about the same ({ratio:.2f}×), so the processes hardly slowed "
+        "each other's compute; what the extra process loses goes to "
+        "communication."
+    ).format(head=head, ratio=ratio)
 
 
 # --- Habits: batch size and learning rate ----------------------------------------------------
@@ -256,9 +294,9 @@ def scaled_lr(base_lr: float, base_batch: int, batch: int) -> float:
 
 RECIPES = {
     # bytes per parameter: weights, gradients, optimizer states
-    "mixed precision + Adam": (2, 2, 12),  # fp16/bf16 weights and grads; fp32 master, m, v
+    N_("mixed precision + Adam"): (2, 2, 12),  # fp16/bf16 weights and grads; fp32 master, m, v
     "float32 + Adam": (4, 4, 8),
-    "float32 + SGD with momentum": (4, 4, 4),
+    N_("float32 + SGD with momentum"): (4, 4, 4),
 }
 """Bytes per parameter for common training recipes (as in the ZeRO paper, Rajbhandari et al.)."""
 
@@ -279,8 +317,8 @@ def memory_per_gpu(params: float, gpus: int, recipe: str = "mixed precision + Ad
         raise ValueError("need a positive number of parameters and at least one GPU")
     w, g, o = (params * b for b in RECIPES[recipe])
     return {
-        "DDP (nothing sharded)": w + g + o,
-        "ZeRO-1 (optimizer states)": w + g + o / gpus,
-        "ZeRO-2 (+ gradients)": w + (g + o) / gpus,
-        "ZeRO-3 / FSDP (+ weights)": (w + g + o) / gpus,
+        N_("DDP (nothing sharded)"): w + g + o,
+        N_("ZeRO-1 (optimizer states)"): w + g + o / gpus,
+        N_("ZeRO-2 (+ gradients)"): w + (g + o) / gpus,
+        N_("ZeRO-3 / FSDP (+ weights)"): (w + g + o) / gpus,
     }

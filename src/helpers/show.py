@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import uuid
 
-from helpers.messages import plot_language, text, word
+from helpers.i18n import _, language, plot_language, word
 
 _tables = itertools.count()
 _PAGE = uuid.uuid4().hex[:8]  # keeps two runs' tables apart in one page (an HTML copy, a reload)
@@ -63,25 +63,37 @@ def compare_guess(
     'No guess written: write one in the cell above and run it again, then this cell.'
     """
     if guess is None:
-        return text("guess.none")
+        return _("No guess written: write one in the cell above and run it again, then this cell.")
     unit = f" {word(what)}" if what else ""
     numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (guess, measured))
     if not numbers:
         if isinstance(guess, str) != isinstance(measured, str):  # a number against words
-            return text("guess.words", guess=f"{guess}{unit}", measured=measured)
-        verdict = text("guess.right" if guess == measured else "guess.wrong")
+            return _("You guessed {guess}; the run: {measured}.").format(
+                guess=f"{guess}{unit}", measured=measured
+            )
+        verdict = _("right") if guess == measured else _("not this time")
         said = {"guess": f"{guess!r}{unit}", "measured": repr(measured)}
-        return text("guess.choice", verdict=verdict, **said)
+        return _("You guessed {guess}; the run gave {measured}: {verdict}.").format(
+            verdict=verdict, **said
+        )
     shown = fmt.format if fmt else _number
     said = {"guess": f"{shown(guess)}{unit}", "measured": shown(measured)}
     if guess == measured or (
         guess > 0 and measured > 0 and max(guess, measured) / min(guess, measured) <= close
     ):
-        return text("guess.close", **said)
+        return _("You guessed {guess}; the run measured {measured}: close.").format(**said)
     if guess <= 0 or measured <= 0:
-        return text("guess.high" if guess > measured else "guess.low", **said)
+        return (
+            _("You guessed {guess}; the run measured {measured}: too high.")
+            if guess > measured
+            else _("You guessed {guess}; the run measured {measured}: too low.")
+        ).format(**said)
     ratio = max(guess, measured) / min(guess, measured)
-    return text("guess.high_by" if guess > measured else "guess.low_by", ratio=ratio, **said)
+    return (
+        _("You guessed {guess}; the run measured {measured}: {ratio:.0f}x too high.")
+        if guess > measured
+        else _("You guessed {guess}; the run measured {measured}: {ratio:.0f}x too low.")
+    ).format(ratio=ratio, **said)
 
 
 def _number(value: float) -> str:
@@ -101,7 +113,7 @@ def text_columns(frame) -> list[int]:
 
     return [
         i
-        for i, (_, column) in enumerate(frame.items())
+        for i, (_name, column) in enumerate(frame.items())
         if pd.api.types.is_object_dtype(column) or pd.api.types.is_string_dtype(column)
     ]
 
@@ -180,6 +192,18 @@ def localised(
     return styler.format_index(words, axis=1)
 
 
+def font_advice() -> str:
+    """How to install a font that draws Chinese in plots (until then their labels are English)."""
+    return _(
+        "**Note:** No font with Chinese characters was found, so plots keep their English "
+        "labels. Install one, then restart the kernel: Debian/Ubuntu "
+        "`apt-get install fonts-noto-cjk` (with `sudo` where you are not root), Fedora "
+        "`dnf install google-noto-sans-cjk-fonts`, conda `conda install -c conda-forge "
+        "font-ttf-noto-cjk`; macOS (PingFang SC) and Windows (Microsoft YaHei) have one already. "
+        "If you just installed one, delete matplotlib's font cache (`matplotlib.get_cachedir()`)."
+    )
+
+
 def readable_tables() -> None:
     """Show every table's text in full, wrapped, never cut, and let figures draw the course's
     language; call it once per lesson.
@@ -198,7 +222,8 @@ def readable_tables() -> None:
     import pandas as pd
 
     pd.set_option("display.max_colwidth", None)
-    plot_language()  # in Chinese, a CJK font for every figure from here on (helpers.fonts)
+    if plot_language() != language():  # Chinese without a font that can draw it
+        say(font_advice())
     try:
         from IPython import get_ipython
     except ImportError:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from helpers.messages import text, word
+from helpers.i18n import _, word
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,7 @@ class Interval:
         def number(x: float) -> str:
             return f"{x * scale:+.{digits}f}{unit}"
 
-        return text(
-            "stats.interval",
+        return _("{value} ({confidence:.0%} interval {low} to {high})").format(
             value=number(self.value),
             confidence=self.confidence,
             low=number(self.low),
@@ -78,8 +77,10 @@ class Interval:
     def zero_verdict(self) -> str:
         """The shared wording: does the interval exclude zero?"""
         if self.distinguishable:
-            return text("stats.zero.excluded")
-        return text("stats.zero.included", n=self.n)
+            return _("the interval excludes zero")
+        return _(
+            "the interval includes zero, so these {n} measurements cannot tell it from zero"
+        ).format(n=self.n)
 
 
 def _t(confidence: float, dof: int) -> float:
@@ -105,10 +106,12 @@ class Difference(Interval):
         a, b = word(a), word(b)
         said = {"a": a, "b": b, "value": self.text(), "zero": self.zero_verdict()}
         if not self.distinguishable:
-            sentence = text("stats.difference", **said)
+            sentence = _("{a} minus {b} is {value}: {zero}.").format(**said)
         else:
             larger, smaller = (a, b) if self.value > 0 else (b, a)
-            sentence = text("stats.difference.larger", larger=larger, smaller=smaller, **said)
+            sentence = _(
+                "{a} minus {b} is {value}: {zero}, so {larger} is larger than {smaller}."
+            ).format(larger=larger, smaller=smaller, **said)
         return sentence[0].upper() + sentence[1:]
 
 
@@ -168,14 +171,24 @@ def same_rows_verdict(
     b_only = sum(y and not x for x, y in pairs)
     n = len(pairs)
     a, b = word(a), word(b)
-    head = text("stats.rows.head", a=a[0].upper() + a[1:], a_only=a_only, b=b, b_only=b_only, n=n)
+    head = _("{a} alone got {a_only} row(s) right, {b} alone {b_only}, of {n}").format(
+        a=a[0].upper() + a[1:], a_only=a_only, b=b, b_only=b_only, n=n
+    )
     if a_only + b_only == 0:
-        return text("stats.rows.same", head=head)
+        return _("{head}: exactly the same rows right, so nothing tells them apart.").format(
+            head=head
+        )
     p = stats.binomtest(a_only, a_only + b_only, 0.5).pvalue
     if p < 1 - confidence:
         better = a if a_only > b_only else b
-        return text("stats.rows.better", head=head, p=p, better=better)
-    return text("stats.rows.luck", head=head, p=p)
+        return _(
+            "{head}: too lopsided for luck (exact test, p = {p:.3f}): **{better}** is better."
+        ).format(head=head, p=p, better=better)
+    return _(
+        "{head}: that split could be luck (exact test, p = {p:.2f}), so these "
+        "rows cannot tell the two apart, and the simpler model is the one to "
+        "keep."
+    ).format(head=head, p=p)
 
 
 @dataclass(frozen=True)
@@ -211,18 +224,31 @@ class AffineFit:
     def verdict(self, what: str = "one recording") -> str:
         """What the fit says about ``b`` (seconds per unit of ``x``), from the numbers."""
         what = word(what)
-        price = text(
-            "stats.price", what=what, value=self.b.text(1e6, " µs", 2), zero=self.b.zero_verdict()
+        price = _("The price of {what} is {value}: {zero}").format(
+            what=what, value=self.b.text(1e6, " µs", 2), zero=self.b.zero_verdict()
         )
         if not self.b.distinguishable:
             most = max(self.b.high, 0) * self.x_range * 1e3
-            return text("stats.price.noise", price=price, most_ms=most, a_s=self.a.value)
+            return _(
+                "{price}. These runs cannot tell a price from noise: across the "
+                "measured range it could still add up to {most_ms:.1f} ms, next to a = "
+                "{a_s:.3f} s."
+            ).format(price=price, most_ms=most, a_s=self.a.value)
         if self.b.value < 0:
-            return text("stats.price.negative", price=price)
+            return _(
+                "{price}, but it is negative: not a real cost but a drift or an "
+                "ordering effect in the runs. Re-run, with more repeats."
+            ).format(price=price)
         said = {"price": price, "effect_ms": abs(self.effect) * 1e3}
         if self.effect_larger_than_noise:
-            return text("stats.price.above_noise", noise_ms=self.residual_sd * 1e3, **said)
-        return text("stats.price.below_noise", noise_ms=self.residual_sd * 1e3, **said)
+            return _(
+                "{price}; it changes the time by {effect_ms:.1f} ms across the "
+                "measured range, larger than the run-to-run noise ({noise_ms:.1f} ms)."
+            ).format(noise_ms=self.residual_sd * 1e3, **said)
+        return _(
+            "{price}; it changes the time by {effect_ms:.1f} ms across the "
+            "measured range, smaller than the run-to-run noise ({noise_ms:.1f} ms)."
+        ).format(noise_ms=self.residual_sd * 1e3, **said)
 
 
 def fit_affine(x: Sequence[float], y: Sequence[float], confidence: float = 0.95) -> AffineFit:
@@ -273,9 +299,14 @@ class LineCheck:
     def verdict(self, what: str = "one recording") -> str:
         """The shape test's result, and how sharp it was (``y`` in seconds)."""
         what = word(what)
-        bend = text("stats.bend", value=self.bend.text(1e3, " ms", 1))
-        sharpness = text(
-            "stats.bend.sharpness",
+        bend = _("the bend across the measured range is {value}").format(
+            value=self.bend.text(1e3, " ms", 1)
+        )
+        sharpness = _(
+            "these runs would have detected (with probability {power:.0%}) a bend "
+            "of {bend_ms:.1f} ms or more, and a price of {what} of {slope_us:.2f} "
+            "µs or more"
+        ).format(
             power=self.power,
             bend_ms=self.smallest_bend * 1e3,
             what=what,
@@ -283,10 +314,21 @@ class LineCheck:
         )
         said = {"bend": bend, "zero": self.bend.zero_verdict(), "sharpness": sharpness}
         if self.straight:
-            return text("stats.line.straight", **said)
+            return _(
+                "The straight line stands: {bend}; {zero}. Not proved straight, "
+                "though: {sharpness}."
+            ).format(**said)
         if self.bend.value > 0:
-            return text("stats.line.upwards", what=what, **said)
-        return text("stats.line.downwards", what=what, **said)
+            return _(
+                "The straight line does not fit: {bend}; {zero}, so the time curves "
+                "upwards ({what} costs more, the more of them there are). For scale: "
+                "{sharpness}."
+            ).format(what=what, **said)
+        return _(
+            "The straight line does not fit: {bend}; {zero}, so the time curves "
+            "downwards ({what} costs less, the more of them there are). For scale: "
+            "{sharpness}."
+        ).format(what=what, **said)
 
 
 def check_line(
@@ -306,7 +348,7 @@ def check_line(
         raise ValueError("need at least 4 points and 3 different x values to test for a bend")
     centred = xs - xs.mean()
     design = np.column_stack([np.ones(n), centred, centred**2])
-    coefficients, *_ = np.linalg.lstsq(design, ys, rcond=None)
+    coefficients, *_rest = np.linalg.lstsq(design, ys, rcond=None)
     residuals = ys - design @ coefficients
     dof = n - 3
     variance = float(residuals @ residuals) / dof

@@ -30,7 +30,7 @@ from helpers.crossover import (
     judge_lesson_range,
     lesson_bound,
 )
-from helpers.messages import text, word
+from helpers.i18n import N_, _, word
 from helpers.paths import GPU_REFERENCE
 from helpers.work import bytes_per_step, flops_per_step, step_time
 
@@ -124,8 +124,13 @@ def curve_shape(name: str, rows: Sequence[float], seconds: Sequence[float]) -> s
     falls = np.flatnonzero(y[1:] < y[:-1] / 1.5)  # a third less time for more rows
     if len(falls):
         i = int(falls[0])
-        return text(
-            "takeoff.shape.falls",
+        return _(
+            "**{name}**: the time per step fell from {before_ms:.2f} ms at "
+            "{before_rows:,.0f} rows to {after_ms:.2f} ms at {after_rows:,.0f} "
+            "rows: more work cannot take less time, so something else (another "
+            "program, a pause of the machine) slowed the smaller point. Run the "
+            "sweep again before reading this curve."
+        ).format(
             name=name,
             before_ms=y[i] * 1e3,
             before_rows=x[i],
@@ -134,10 +139,19 @@ def curve_shape(name: str, rows: Sequence[float], seconds: Sequence[float]) -> s
         )
     overhead_ms = y[0] * 1e3
     if y[-1] < TAKEOFF_FACTOR * y[0]:
-        return text("takeoff.shape.flat", name=name, overhead_ms=overhead_ms, rows=x[-1])
+        return _(
+            "**{name}**: flat over every size measured: a fixed overhead of "
+            "{overhead_ms:.2f} ms per step, up to {rows:,.0f} rows."
+        ).format(name=name, overhead_ms=overhead_ms, rows=x[-1])
     if y[1] < TAKEOFF_FACTOR * y[0]:
-        return text("takeoff.shape.flat_then_rising", name=name, overhead_ms=overhead_ms)
-    return text("takeoff.shape.rising", name=name, rows=x[0])
+        return _(
+            "**{name}**: flat at first, then rising: a fixed overhead of "
+            "{overhead_ms:.2f} ms per step, then work."
+        ).format(name=name, overhead_ms=overhead_ms)
+    return _(
+        "**{name}**: rising from the smallest size measured ({rows:,.0f} "
+        "rows): the work already outweighs the fixed overhead there."
+    ).format(name=name, rows=x[0])
 
 
 RESNET50_FLOPS_PER_IMAGE = 3 * 2 * 3.8e9
@@ -163,10 +177,10 @@ def training_estimate(
     arithmetic = epochs * IMAGENET_IMAGES * RESNET50_FLOPS_PER_IMAGE / flops_per_second / 3600
     loading = epochs * IMAGENET_IMAGES / images_per_second / 3600
     return {
-        "arithmetic hours": arithmetic,
-        "loading hours": loading,
-        "hours": max(arithmetic, loading),
-        "bound": "arithmetic" if arithmetic >= loading else "data loading",
+        N_("arithmetic hours"): arithmetic,
+        N_("loading hours"): loading,
+        N_("hours"): max(arithmetic, loading),
+        N_("bound"): N_("arithmetic") if arithmetic >= loading else N_("data loading"),
     }
 
 
@@ -180,7 +194,7 @@ def load_reference(shelf=None, reference: Path = GPU_REFERENCE) -> tuple[dict, p
     ``table``: the GPU's points of :data:`MODELS` (``model``, ``rows``, ``device``, ``seconds``)
     with ``flops`` and ``bytes`` per step.
     """
-    from helpers.beside import label
+    from helpers.beside import receipt_label
     from helpers.receipts import load_all
 
     receipt = (load_all(reference=reference) if shelf is None else shelf).pick()
@@ -196,7 +210,7 @@ def load_reference(shelf=None, reference: Path = GPU_REFERENCE) -> tuple[dict, p
     table["flops"] = [flops_per_step(MODELS[m], n) for m, n in pairs]
     table["bytes"] = [bytes_per_step(MODELS[m], n) for m, n in pairs]
     machine = receipt["machine"]
-    card = {"gpu": label(receipt), "torch": machine["torch"], "cuda": machine["cuda"],
+    card = {"gpu": receipt_label(receipt), "torch": machine["torch"], "cuda": machine["cuda"],
             "date": receipt["date"], "file": receipt.path.name,
             "reference": receipt.reference}  # fmt: skip
     return card, table
@@ -206,7 +220,7 @@ def gpu_side(device: str, reference_gpu: str | None) -> str:
     """What the CPU curve is compared with: this machine's GPU (``device`` not a CPU), else the
     reference GPU (``reference_gpu``, its name), else the lesson's one GPU run."""
     if not device.startswith("cpu"):
-        return text("takeoff.side.here", device=device)
+        return _("this machine's GPU ({device})").format(device=device)
     if reference_gpu is not None:
-        return text("takeoff.side.reference", gpu=reference_gpu)
-    return text("takeoff.side.lesson")
+        return _("{gpu}").format(gpu=reference_gpu)
+    return _("the lesson's one GPU run")

@@ -28,7 +28,7 @@ import torch
 from tqdm.auto import tqdm
 
 from helpers.device import synchronize
-from helpers.messages import word
+from helpers.i18n import N_, word
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -74,7 +74,7 @@ class Measurement:
         """The first and third quartiles: the middle half of the samples lies between them."""
         if len(self.samples) < 2:
             return self.samples[0], self.samples[0]
-        q1, _, q3 = statistics.quantiles(self.samples, n=4, method="inclusive")
+        q1, _median, q3 = statistics.quantiles(self.samples, n=4, method="inclusive")
         return q1, q3
 
     @property
@@ -98,10 +98,10 @@ def measure(
     after it: the samples include the work the device does, not just the time to queue it.
     """
     _check_counts(repeats, warmup)
-    for _ in range(warmup):
+    for _round in range(warmup):
         fn()
     samples = []
-    for _ in range(repeats):
+    for _round in range(repeats):
         with timed(device) as watch:
             fn()
         samples.append(watch.seconds)
@@ -126,7 +126,7 @@ class Comparison:
                 "q1_s": m.quartiles[0],
                 "q3_s": m.quartiles[1],
                 "spread_s": m.spread,
-                "runs": len(m.samples),
+                N_("runs"): len(m.samples),
             }
             for name, m in self.measurements.items()
         }
@@ -164,13 +164,13 @@ def compare(
     bar = tqdm(total=runs, desc=word(label), unit="run", disable=progress is False)
     with bar:
         for fn in variants.values():
-            for _ in range(warmup):
+            for _round in range(warmup):
                 fn()
                 bar.update()
         rng = random.Random(seed)
         samples: dict[str, list[float]] = {name: [] for name in variants}
         order = []
-        for _ in range(repeats):
+        for _round in range(repeats):
             names = list(variants)
             rng.shuffle(names)
             order.append(names)

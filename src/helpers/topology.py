@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from helpers.cpu import sysctl
-from helpers.messages import text
+from helpers.i18n import _
 
 
 def binary_size(text: str) -> str:
@@ -89,7 +89,7 @@ def cpu_list(text: str) -> list[int]:
     """
     numbers = []
     for part in text.strip().split(","):
-        first, _, last = part.partition("-")
+        first, _dash, last = part.partition("-")
         numbers += range(int(first), int(last or first) + 1)
     return numbers
 
@@ -131,15 +131,23 @@ def threads_per_core(
 def smt_sentence(layout: dict[int, int] | None) -> str:
     """One sentence on how many hardware threads the cores run (day 1)."""
     if not layout:
-        return text("topology.smt.unknown")
+        return _("How many hardware threads each core runs could not be read on this machine.")
     if len(layout) > 1:
         parts = [
-            text("topology.smt.part", cores=cores, threads=threads)
+            _("{cores} run {threads}").format(cores=cores, threads=threads)
             for threads, cores in sorted(layout.items(), reverse=True)
         ]
-        joined = text("topology.smt.and").join(parts)
-        return text("topology.smt.hybrid", cores=sum(layout.values()), parts=joined)
-    ((threads, _),) = layout.items()
+        joined = _(" and ").join(parts)
+        return _(
+            "The cores differ: of {cores} cores, {parts} hardware thread(s) each "
+            "(a hybrid CPU, such as Intel's performance and efficiency cores), so "
+            "logical CPUs divided by cores is not the threads of any one core."
+        ).format(cores=sum(layout.values()), parts=joined)
+    ((threads, _cores),) = layout.items()
     if threads == 1:
-        return text("topology.smt.one")
-    return text("topology.smt.many", threads=threads)
+        return _("Each core runs one hardware thread here, so logical CPUs and cores are the same.")
+    return _(
+        "Each core runs {threads} hardware threads (simultaneous "
+        "multithreading, 'hyper-threading'), so {threads} logical CPUs share "
+        "one core's arithmetic units."
+    ).format(threads=threads)

@@ -14,7 +14,7 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
-from helpers.messages import text
+from helpers.i18n import _
 from helpers.timing import timed
 
 
@@ -105,7 +105,7 @@ def train(
     result = TrainResult(device=str(X.device))
     chunk = max(1, epochs // 100)  # update the bar about 100 times, not every epoch
     model.train()
-    bar = tqdm(total=epochs, desc=text("training.bar"), unit="epoch", disable=not progress)
+    bar = tqdm(total=epochs, desc=_("training"), unit="epoch", disable=not progress)
     with bar, timed(X.device) as watch:
         for epoch in range(epochs):
             loss = sgd_step(model, optimizer, X, y)
@@ -129,13 +129,19 @@ def same_losses(by_hand, losses) -> str:
     same = len(by_hand) == len(losses) and torch.allclose(
         torch.tensor(by_hand), torch.tensor(losses)
     )
-    return text("training.same_losses" if same else "training.different_losses")
+    return (
+        _("The loop above and `train` recorded the same losses.")
+        if same
+        else _("The loop above and `train` recorded DIFFERENT losses.")
+    )
 
 
 def trained_note(result: TrainResult, epochs: int) -> str:
     """How long ``epochs`` epochs of :func:`train` took, in all and per epoch."""
-    return text(
-        "training.trained",
+    return _(
+        "Trained **{epochs} epochs** on **{device}** in **{seconds:.2f} s** "
+        "({per_epoch_us:.0f} µs per epoch)."
+    ).format(
         epochs=epochs,
         device=result.device,
         seconds=result.seconds,
@@ -145,10 +151,7 @@ def trained_note(result: TrainResult, epochs: int) -> str:
 
 def loss_note(result: TrainResult, accuracy: float, tested: int) -> str:
     """How far the loss fell, and the accuracy on ``tested`` test rows (three classes)."""
-    return text(
-        "training.loss",
-        first=result.losses[0],
-        final=result.final_loss,
-        tested=tested,
-        accuracy=accuracy,
-    )
+    return _(
+        "The loss went from **{first:.3f}** to **{final:.3f}**; accuracy on "
+        "the {tested} test flowers is **{accuracy:.0%}** (guessing gives 33%)."
+    ).format(first=result.losses[0], final=result.final_loss, tested=tested, accuracy=accuracy)

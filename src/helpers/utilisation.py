@@ -15,6 +15,7 @@ import time
 
 import torch
 
+from helpers.i18n import N_, _, word
 from helpers.memory import (
     accumulation_verdict,
     autocast_dtype,
@@ -23,7 +24,6 @@ from helpers.memory import (
     peak_memory,
     release_free_memory,
 )
-from helpers.messages import text, word
 from helpers.timing import timed
 
 __all__ = [  # the memory tools live in helpers.memory; importable from here as before
@@ -105,8 +105,10 @@ excludes zero, so a real cost.')
     difference = paired_difference(habit_seconds, fix_seconds)
     ratio = statistics.median(ratios)
     times = f"{ratio:,.0f}×" if ratio >= 10 else f"{ratio:.2f}×"
-    said = text(
-        "utilisation.cost",
+    said = _(
+        "{habit} takes {times} its fix's time (median of {n} rounds' ratios); "
+        "habit minus fix: {difference}: {zero}"
+    ).format(
         habit=habit,
         times=times,
         n=len(ratios),
@@ -114,10 +116,13 @@ excludes zero, so a real cost.')
         zero=difference.zero_verdict(),
     )
     if not difference.distinguishable:
-        return text("utilisation.cost.noise", said=said)
+        return _("{said}; no cost shows above these rounds' noise.").format(said=said)
     if difference.value > 0:
-        return text("utilisation.cost.real", said=said)
-    return text("utilisation.cost.faster", said=said)
+        return _("{said}, so a real cost.").format(said=said)
+    return _(
+        "{said}, but the habit was the faster one: no habit saves time by "
+        "costing more, so look for an ordering or cache effect in the rounds."
+    ).format(said=said)
 
 
 def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
@@ -135,18 +140,24 @@ def tuning_verdict(epochs: dict[str, int | None], per_epoch) -> str:
     if ea is None or eb is None:
         reached = [name for name, e in epochs.items() if e is not None]
         if reached:
-            steps = text("utilisation.tuning.only", name=word(reached[0]))
+            steps = _("only {name} reached the target").format(name=word(reached[0]))
         else:
-            steps = text("utilisation.tuning.neither")
+            steps = _("neither reached the target")
     elif ea == eb:
-        steps = text("utilisation.tuning.same", a=a, b=b, epochs=ea)
+        steps = _("{a} and {b} needed the same {epochs} epochs").format(a=a, b=b, epochs=ea)
     else:
         factor = max(ea, eb) / max(min(ea, eb), 1)
-        kind = "fewer" if ea < eb else "more"
-        steps = text(f"utilisation.tuning.{kind}", a=a, ea=ea, b=b, eb=eb, factor=factor)
+        if ea < eb:
+            steps = _("{a} needed {ea} epochs and {b} {eb}: {factor:.1f}x fewer epochs")
+        else:
+            steps = _("{a} needed {ea} epochs and {b} {eb}: {factor:.1f}x more epochs")
+        steps = steps.format(a=a, ea=ea, b=b, eb=eb, factor=factor)
     if per_epoch.distinguishable:
-        return text("utilisation.tuning.slower", steps=steps)
-    return text("utilisation.tuning.as_busy", steps=steps)
+        return _("{steps}; the time per epoch differed too, measurably.").format(steps=steps)
+    return _(
+        "{steps}; the time per epoch did not change measurably, so each step "
+        "kept the device as busy."
+    ).format(steps=steps)
 
 
 def busy_verdict(name: str, busy: float, mfu: float, kind: str) -> str:
@@ -160,15 +171,32 @@ def busy_verdict(name: str, busy: float, mfu: float, kind: str) -> str:
     >>> busy_verdict("the lesson's loop", 0.9, 0.002, "kernel").split(": ")[-1]
     'busy, yet the arithmetic units mostly idle (each small operation pays its overhead).'
     """
-    kind = "kernel" if kind == "kernel" else "operator"
-    head = text(f"utilisation.busy.{kind}", name=word(name), busy=busy, mfu=mfu)
+    if kind == "kernel":
+        head = _(
+            "{name}: kernels were running {busy:.0%} of the time, arithmetic at "
+            "{mfu:.2%} of the measured peak"
+        )
+    else:
+        head = _(
+            "{name}: operators were computing {busy:.0%} of the time, arithmetic "
+            "at {mfu:.2%} of the measured peak"
+        )
+    head = head.format(name=word(name), busy=busy, mfu=mfu)
     if mfu > 1:
-        return text("utilisation.busy.above_peak", head=head)
+        return _(
+            "{head}: above the peak, which a step cannot be: the peak's "
+            "measurement was slowed (a busy machine). Re-run both."
+        ).format(head=head)
     if busy < 0.5:
-        return text("utilisation.busy.overhead", head=head)
+        return _(
+            "{head}: mostly overhead between the operations (Python, dispatch, launches)."
+        ).format(head=head)
     if mfu < 0.05:
-        return text("utilisation.busy.idle_units", head=head)
-    return text("utilisation.busy.arithmetic", head=head)
+        return _(
+            "{head}: busy, yet the arithmetic units mostly idle (each small "
+            "operation pays its overhead)."
+        ).format(head=head)
+    return _("{head}: busy, and much of that time is real arithmetic.").format(head=head)
 
 
 def step_utilisation(
@@ -192,13 +220,13 @@ def step_utilisation(
     y = torch.randint(0, widths[-1], (rows,), device=device)
     kind = "kernel" if device.type == "cuda" else "operator"
     events = timeline(
-        lambda: [sgd_step(model, optimizer, X, y) for _ in range(steps)], device=device
+        lambda: [sgd_step(model, optimizer, X, y) for _step in range(steps)], device=device
     )
     seconds = measure(lambda: sgd_step(model, optimizer, X, y), device=device, repeats=15).median
     return {
         "device busy share": covered(events, kind),
         "MFU": flops_per_step(widths, rows) / seconds / peak,
-        "ms per step": seconds * 1e3,
+        N_("ms per step"): seconds * 1e3,
     }
 
 
@@ -210,12 +238,36 @@ def workers_finding(
     ``most`` workers' speed over ``at_cpus`` workers'), and what keeping workers alive between
     epochs did (``kept``, the second epoch's speed-up)."""
     if best == "num_workers=0":
-        first = text("utilisation.workers.none")
+        first = _("No worker count beat loading in the main process here (`num_workers=0`).")
     else:
-        first = text("utilisation.workers.best", best=best, speed=best_speed)
+        first = _(
+            "Best plain worker count: **{best}**, {speed:.2f}× as fast as `num_workers=0`."
+        ).format(best=best, speed=best_speed)
     if most == at_cpus:
-        why = text("utilisation.workers.not_tried")
+        why = _("no worker count above that was tried")
     else:
-        effect = "helped" if beyond > 1.1 else "nothing" if beyond >= 0.9 else "in_the_way"
-        why = text(f"utilisation.workers.{effect}", most=most, beyond=beyond, at_cpus=at_cpus)
-    return [first, text("utilisation.workers.cpus", cpus=cpus, why=why, kept=kept)]
+        if beyond > 1.1:
+            why = _(
+                "{most} workers, more than the CPUs, still helped ({beyond:.2f}× as "
+                "fast as {at_cpus})"
+            )
+        elif beyond >= 0.9:
+            why = _(
+                "{most} workers, more than the CPUs, added nothing ({beyond:.2f}× as "
+                "fast as {at_cpus})"
+            )
+        else:
+            why = _(
+                "{most} workers, more than the CPUs, got in the way ({beyond:.2f}× as "
+                "fast as {at_cpus})"
+            )
+        why = why.format(most=most, beyond=beyond, at_cpus=at_cpus)
+    return [
+        first,
+        _(
+            "This process may use **{cpus} CPUs**, shared by the workers and the "
+            "training step; {why}. Keeping 2 workers alive between epochs "
+            "(`persistent_workers`) made the second epoch {kept:.2f}× as fast as "
+            "restarting them (one run of each setting: read small ratios as noise)."
+        ).format(cpus=cpus, why=why, kept=kept),
+    ]

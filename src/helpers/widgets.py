@@ -23,7 +23,7 @@ from IPython import get_ipython
 from IPython.core.displaypub import DisplayPublisher
 from IPython.display import display
 
-from helpers.messages import text
+from helpers.i18n import _
 
 
 def knob_panel(run: Callable[..., object], controls: dict[str, widgets.Widget], title: str) -> None:
@@ -39,13 +39,13 @@ def knob_panel(run: Callable[..., object], controls: dict[str, widgets.Widget], 
         if not getattr(control, "description", ""):
             control.description = name  # every control is labelled
     button = widgets.Button(
-        description=text("widgets.run"),
+        description=_("run"),
         button_style="primary",
-        tooltip=text("widgets.run.tooltip"),
+        tooltip=_("run the experiment with these settings"),
     )
     output = widgets.Output()
 
-    def update(_=None) -> None:
+    def update(_change=None) -> None:
         button.disabled = True
         try:
             with drawing_into(output):

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import torch
 
+from helpers.i18n import N_
 from helpers.models import mlp
 from helpers.timing import benchmark
 from helpers.training import sgd_step
@@ -85,7 +86,7 @@ def step_time(
     q1, q3 = result.quartiles
     return {
         "rows": rows,
-        "batch": batch,
+        N_("batch"): batch,
         "device": str(device),
         "seconds": result.median,
         "q1": q1,

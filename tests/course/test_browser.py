@@ -36,7 +36,6 @@ import pytest
 
 from helpers.course import paths
 from helpers.course.setup import git
-from helpers.messages import text
 
 LESSON = Path("notebooks") / "day01_hardware.ipynb"  # a knob with a live view; quick in fast mode
 RULES = "tests/test_project.py"  # the repository's rules
@@ -107,12 +106,12 @@ def port_is_free(port: int) -> bool:
 
 def knob_title(lesson: Path) -> str:
     """The title of the lesson's knob panel, read from its ``knob_panel(..., title=...)`` cell
-    (a catalog message's English, or the text written there)."""
+    (the English of ``title=_("...")``, or the text written there)."""
     for cell in nbformat.read(lesson, as_version=4).cells:
         if cell.cell_type == "code" and "knob_panel(" in cell.source:
-            found = re.search(r'title=text\("([^"]+)"\)', cell.source)
+            found = re.search(r'title=_\("([^"]+)"\)', cell.source)
             if found:
-                return text(found[1], lang="en")
+                return found[1]
             found = re.search(r'title="([^"]+)"', cell.source)
             if found:
                 return found[1]

@@ -47,7 +47,9 @@ def test_notebook_runs_cleanly_in_fast_mode(path):
     assert problems(run.notebook) == []
     code = "".join(c.source for c in run.notebook.cells if c.cell_type == "code")
     if "beside." in code or "receipt_claims." in code:
-        assert f"**{beside.label(receipts.load(RECEIPT))}**" in "\n".join(shown(run.notebook))
+        assert f"**{beside.receipt_label(receipts.load(RECEIPT))}**" in "\n".join(
+            shown(run.notebook)
+        )
 
 
 MASTERS = paths.masters()

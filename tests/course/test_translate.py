@@ -3,18 +3,17 @@ checked so that they cannot fall behind (stale, missing, orphaned cells; terms; 
 
 import re
 import shutil
-import string
 
 import nbformat
 import pytest
 
-from helpers import messages
 from helpers.course import paths
 from helpers.course.cli import main
 from helpers.course.homework.markers import parse
 from helpers.course.notebooks import edition, terms, translate
 from helpers.course.notebooks.execute import execute, problems, shown
 from helpers.course.setup import git, lab
+from helpers.i18n import language
 
 ROOT = paths.ROOT
 SOURCES = translate.sources()
@@ -272,41 +271,18 @@ def test_make_lab_passes_lang_zh_on_as_the_course_setting():
 # ---- 3. what the code prints -------------------------------------------------------------------
 
 
-def _fields(template):
-    return sorted(
-        (name, spec, conv or "")
-        for _, name, spec, conv in string.Formatter().parse(template)
-        if name is not None
-    )
-
-
-def test_every_message_has_a_chinese_form_with_the_same_placeholders_and_formats():
-    en, zh = messages.CATALOGS["en"], messages.CATALOGS["zh"]
-    assert zh.keys() == en.keys()
-    for name in en:
-        assert _fields(zh[name]) == _fields(en[name]), name
-        assert zh[name] != en[name] or not re.search("[A-Za-z]{4}", en[name]), name
-
-
-def test_words_with_placeholders_keep_them_and_carry_the_numbers_over():
-    for english, chinese in messages.WORDS["zh"].items():
-        assert _fields(chinese) == _fields(english), english
-    assert messages.word("lesson loop 4-10-3, 120 rows", "zh") == "课程循环 4-10-3，120 行"
-    assert messages.word("lesson loop 4-10-3, 120 rows, twice", "zh").endswith("twice")  # whole
-
-
 def test_the_language_comes_from_course_lang_then_from_the_notebooks_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("COURSE_LANG", raising=False)
     (tmp_path / "notebooks" / "zh" / "homework").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "notebooks" / "zh" / "homework")
-    assert messages.language() == "zh"
+    assert language() == "zh"
     monkeypatch.chdir(tmp_path / "notebooks")
-    assert messages.language() == "en"
+    assert language() == "en"
     monkeypatch.setenv("COURSE_LANG", "zh-CN")
-    assert messages.language() == "zh"
+    assert language() == "zh"
     monkeypatch.setenv("COURSE_LANG", "fr")
     with pytest.raises(ValueError, match="not a language of the course"):
-        messages.language()
+        language()
 
 
 def test_predictions_and_checks_speak_the_course_language(monkeypatch):

@@ -211,6 +211,27 @@ def edition(args: argparse.Namespace) -> int:
     return 1 if args.check and changed else 0
 
 
+def messages(args: argparse.Namespace) -> int:
+    """Bring the message catalogs in step with the code and compile them (or, with --check, say
+    only what is out of step)."""
+    from helpers.course.notebooks import catalog
+
+    found = []
+    for lang in catalog.translated_languages():
+        if not args.check:
+            catalog.update(lang)
+            print(f"updated {_shown(catalog.po_path(lang))} and {catalog.mo_path(lang).name}")
+        found += [f"{lang}: {problem}" for problem in catalog.problems(lang)]
+    for line in found:
+        print(line)
+    if found:
+        print(f"{len(found)} message(s) to translate or review in the .po file above (Poedit "
+              "opens it), then run `python -m helpers messages` again.")  # fmt: skip
+    else:
+        print("Every message the code prints is translated.")
+    return 1 if found else 0
+
+
 def bootstrap(args: argparse.Namespace) -> int:
     from helpers.course.setup.bootstrap import bootstrap
 
@@ -285,6 +306,9 @@ def _translation_commands(command) -> None:
     sub.add_argument("--update", action="store_true", help="add blocks to translate (en=todo)")
     sub.add_argument("--stamp", type=Path, help="a translation file whose revised blocks to mark")
     sub.add_argument("cells", nargs="*", help="with --stamp: only these cells (todo ones too)")
+
+    sub = command(messages, "update the code's message catalogs (.po) and compile them (.mo)")
+    sub.add_argument("--check", action="store_true", help="only say what is out of step")
 
     sub = command(edition, "write a translated edition of the course (notebooks/<lang>/, README)")
     sub.add_argument("lang", help="the language: zh")

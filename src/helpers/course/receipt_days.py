@@ -13,8 +13,9 @@ from __future__ import annotations
 import torch
 
 from helpers.config import Sizes
+from helpers.i18n import N_
 
-WIDE = "wide 4-512-512-3"
+WIDE = N_("wide 4-512-512-3")
 """Day 6's wide network (a key of ``helpers.takeoff.MODELS``): capped in rows on a CPU."""
 
 
@@ -31,7 +32,7 @@ def graph_replay_per_node(x: torch.Tensor, nodes: int, device: torch.device) -> 
     torch.cuda.synchronize(device)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        for _ in range(nodes):
+        for _node in range(nodes):
             x.add_(1)
     return benchmark(graph.replay, device=device).median / nodes
 
@@ -43,7 +44,7 @@ def sync(device: torch.device, s: Sizes) -> dict:
     from helpers.timing import benchmark
 
     tiny = torch.zeros(1, device=device)
-    X, _, y, _ = load_iris_split(device=device)
+    X, _X_test, y, _y_test = load_iris_split(device=device)
     loss = torch.nn.functional.cross_entropy(IrisMLP().to(device)(X), y)
     node = None
     if device.type == "cuda":
@@ -123,7 +124,7 @@ def _fixes(device: torch.device, s: Sizes) -> dict:
     from helpers.timing import compare
     from helpers.training import train
 
-    X, _, y, _ = load_iris_split(device=device)
+    X, _X_test, y, _y_test = load_iris_split(device=device)
     epochs, every, per_call = s.day05_fix_epochs, s.receipt_lesson_every, s.day05_epochs_per_call
 
     def fresh():
@@ -141,13 +142,13 @@ def _fixes(device: torch.device, s: Sizes) -> dict:
     lesson = f"lesson loop, .item() every {every} epochs"
     variants = {
         lesson: lambda: train(fresh(), X, y, epochs, record_every=every, progress=False),
-        "losses kept on the device": lambda: loops.device_losses_loop(fresh(), X, y, epochs),
-        "hand-written step": lambda: loops.handwritten_loop(fresh(), X, y, epochs),
+        N_("losses kept on the device"): lambda: loops.device_losses_loop(fresh(), X, y, epochs),
+        N_("hand-written step"): lambda: loops.handwritten_loop(fresh(), X, y, epochs),
     }
     ready, notes = {}, {}
     if s.receipt_compile:
         ready, notes = compiled.compile_all(device, per_call, fresh, X, y)
-    for name, (step, k, _) in ready.items():
+    for name, (step, k, _compile_s) in ready.items():
         variants[name] = lambda step=step, k=k: loops.handwritten_loop(
             fresh(), X, y, epochs, step=step, epochs_per_call=k, static_weights=True
         )

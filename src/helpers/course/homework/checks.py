@@ -16,7 +16,7 @@ from pathlib import Path
 from helpers.course import paths
 from helpers.course.grading.outcome import Check
 from helpers.course.homework.markers import ID, PLACEHOLDER, parse, strip_hidden
-from helpers.messages import text
+from helpers.i18n import N_, _
 
 
 @dataclass
@@ -33,13 +33,20 @@ class CheckResult:
     def report(self) -> str:
         tests = [o for o in self.outcomes if o.test]
         good = sum(o.status == "passed" for o in tests)
-        head = text("check.head", exercise=self.id, passed=good, total=len(tests))
-        head += text("check.well_done") if self.passed else ""
-        marked = ("passed", "failed", "error", "not answered")
+        head = _("{exercise}: {passed} of {total} checks passed").format(
+            exercise=self.id, passed=good, total=len(tests)
+        )
+        head += _(" - well done!") if self.passed else ""
+        marks = {
+            "passed": _("PASS"),
+            "failed": _("FAIL"),
+            "error": _("ERROR"),
+            "not answered": _("TODO"),
+        }
         lines = [head]
         for o in self.outcomes:
             first = o.statement.splitlines()[0] + (" ..." if "\n" in o.statement else "")
-            mark = text(f"check.mark.{o.status if o.status in marked else 'other'}")
+            mark = marks.get(o.status, _("SKIP"))
             lines.append(f"  {mark:5} {first}")
             if o.reason:
                 lines.append(f"        {o.reason}")
@@ -53,22 +60,35 @@ def _homework_for(exercise_id: str) -> Path:
 def visible_tests(exercise_id: str, notebook: str | Path | None = None) -> str:
     """The visible test code of an exercise, from the student version (hidden tests never read)."""
     if not isinstance(exercise_id, str) or not re.fullmatch(ID, exercise_id):
-        raise ValueError(text("check.bad_id", exercise=exercise_id))
+        raise ValueError(
+            _("{exercise!r} is not an exercise id; ids look like 'day00.device'.").format(
+                exercise=exercise_id
+            )
+        )
     path = Path(notebook) if notebook is not None else _homework_for(exercise_id)
     homework = parse(path)
     if exercise_id not in homework.tests:
-        known = ", ".join(homework.tests) or "none"
-        raise ValueError(text("check.unknown", exercise=exercise_id, path=path, known=known))
+        known = ", ".join(homework.tests) or N_("none")
+        raise ValueError(
+            _(
+                "No exercise {exercise!r} in {path}. Its exercises are: {known}. If "
+                "you deleted its TEST cell, restore the notebook's test cells from the "
+                "course repository."
+            ).format(exercise=exercise_id, path=path, known=known)
+        )
     return strip_hidden(homework.source(homework.tests[exercise_id]))
 
 
 def _explain(err: BaseException, exercise_id: str) -> tuple[str, str]:
     if isinstance(err, NotImplementedError):
-        return "not answered", text(
-            "check.not_answered", placeholder=PLACEHOLDER, exercise=exercise_id
-        )
+        return "not answered", _(
+            "not answered yet: replace `{placeholder}` in the EXERCISE {exercise} "
+            "cell, then run that cell"
+        ).format(placeholder=PLACEHOLDER, exercise=exercise_id)
     if isinstance(err, NameError):
-        return "error", text("check.name_error", error=err, exercise=exercise_id)
+        return "error", _(
+            "NameError: {error}. Did you run the EXERCISE {exercise} cell and the cells above?"
+        ).format(error=err, exercise=exercise_id)
     return "error", f"{type(err).__name__}: {err}"
 
 
@@ -102,7 +122,7 @@ def run_statements(
         try:
             exec(code, env)  # noqa: S102 - the course's own tests
         except AssertionError as err:
-            reason = str(err) or text("check.false")
+            reason = str(err) or _("the condition is False")
             outcomes.append(Check(statement, "failed", reason, hidden=secret))
             continue
         except Exception as err:  # noqa: BLE001 - any error is reported to the learner

@@ -26,6 +26,7 @@ from pathlib import Path
 import nbformat
 
 from helpers.course import paths
+from helpers.i18n import N_
 
 START, END = "<!-- day-plans:start -->", "<!-- day-plans:end -->"
 LESSON_MINUTES, OPENING, CLOSING = 90, 5, 10
@@ -141,7 +142,7 @@ def guide(executed: Path | None = None, *, check: bool = False) -> list[str]:
     info = json.loads(timings.read_text(encoding="utf-8"))
     if info.get("mode") != "full":
         raise ValueError(f"{timings} holds {info.get('mode')}-mode runs; run `make course`.")
-    machine = info.get("machine", "this machine")
+    machine = info.get("machine", N_("this machine"))
     plans = []
     for lesson in paths.lessons():
         copy = executed / lesson.relative_to(paths.ROOT)
@@ -152,7 +153,7 @@ def guide(executed: Path | None = None, *, check: bool = False) -> list[str]:
     if START not in text or END not in text:
         raise ValueError(f"{paths.GUIDE} needs the markers {START} and {END}")
     head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
+    _plans, tail = rest.split(END, 1)
     new = f"{head}{START}\n" + "\n".join(plans) + f"{END}{tail}"
     if new == text:
         return []

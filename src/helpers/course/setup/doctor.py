@@ -26,7 +26,7 @@ from helpers.course import paths
 from helpers.data import DataFileError, load_heart
 from helpers.device import DeviceUnavailableError, available_devices, get_device
 from helpers.hardware import card, torch_build
-from helpers.messages import text, word
+from helpers.i18n import _, word
 
 CUDA_INSTALL = "https://pytorch.org/get-started/locally/"
 
@@ -99,29 +99,29 @@ def _row(label: str, value: object) -> None:
 
 
 def _flag(value: bool) -> str:
-    return text("doctor.yes" if value else "doctor.no")
+    return _("True") if value else _("False")
 
 
 def _machine(errors: list[str]) -> torch.device | None:
     """Report Python, PyTorch and the device; return the course's device (None if unusable)."""
     _row("Python", f"{platform.python_version()} ({sys.executable})")
-    _row(text("doctor.os"), f"{platform.system()} {platform.release()} ({platform.machine()})")
+    _row(_("OS"), f"{platform.system()} {platform.release()} ({platform.machine()})")
     build = word(torch_build())
-    _row("PyTorch", text("doctor.pytorch", version=torch.__version__, build=build))
-    _row(text("doctor.cuda"), _flag(torch.cuda.is_available()))
-    _row(text("doctor.mps"), _flag(torch.backends.mps.is_available()))
-    _row(text("doctor.devices"), ", ".join(available_devices()))
+    _row("PyTorch", _("{version} (build: {build})").format(version=torch.__version__, build=build))
+    _row(_("CUDA available"), _flag(torch.cuda.is_available()))
+    _row(_("MPS available"), _flag(torch.backends.mps.is_available()))
+    _row(_("devices"), ", ".join(available_devices()))
     try:
         device = get_device()
     except DeviceUnavailableError as err:
-        _row(text("doctor.device"), text("doctor.device.missing"))
-        errors.append(text("doctor.device.unset", error=err))
+        _row(_("course device"), _("NOT AVAILABLE"))
+        errors.append(_("{error} Unset COURSE_DEVICE to let the course choose.").format(error=err))
         return None
-    _row(text("doctor.device"), device)
+    _row(_("course device"), device)
     info = card()
     cpus = {"usable": info["cpu_usable"], "logical": info["cpu_logical"]}
-    _row("CPU", text("doctor.cpu", cpu=info["cpu"], **cpus))
-    _row(text("doctor.memory"), f"{info['memory_gb']} GB")
+    _row("CPU", _("{cpu} ({usable} usable of {logical} logical)").format(cpu=info["cpu"], **cpus))
+    _row(_("memory"), f"{info['memory_gb']} GB")
     if "gpu" in info:
         _row("GPU", word(info["gpu"]))
     return device
@@ -129,38 +129,46 @@ def _machine(errors: list[str]) -> torch.device | None:
 
 def _packages_and_data(errors: list[str]) -> None:
     try:
-        _row(text("doctor.mode"), text("doctor.mode.fast" if fast_mode() else "doctor.mode.full"))
+        _row(_("mode"), (_("fast (COURSE_FAST=1)") if fast_mode() else _("full")))
     except ValueError as err:
         errors.append(str(err))
-    print(text("doctor.packages"))
+    print(_("Packages"))
     for name, version in _course_packages():
-        _row(name, version or text("doctor.package.missing"))
+        _row(name, version or _("MISSING"))
         if version is None:
-            errors.append(text("doctor.package.install", name=name))
-    tested = text("doctor.tested")
+            errors.append(
+                _("{name} is not installed: run `make install` (or `pip install -e .`).").format(
+                    name=name
+                )
+            )
+    tested = _("tested versions")
     if not LOCK.is_file():
-        _row(tested, text("doctor.tested.no_lock"))
+        _row(tested, _("no requirements-lock.txt here: versions not compared"))
     elif untested := untested_versions():
-        _row(tested, text("doctor.tested.differ", n=len(untested)))
+        _row(tested, _("{n} installed package(s) differ (see the warning)").format(n=len(untested)))
     else:
-        _row(tested, text("doctor.tested.ok"))
+        _row(tested, _("ok (every package as in requirements-lock.txt)"))
     from helpers.course.grading import sandbox
 
     works, detail = sandbox.available()
-    said = "doctor.sandbox.ok" if works else "doctor.sandbox.missing"
-    _row(text("doctor.sandbox"), text(said, detail=detail))
+    said = _("ok ({detail})") if works else _("not available: {detail}")
+    _row(_("grading sandbox"), said.format(detail=detail))
     from helpers.course.setup import git
 
     if not git.is_checkout():
-        state = "doctor.filter.no_clone"
+        state = _("not a git clone: nothing to keep out of commits")
     else:
-        state = "doctor.filter.ok" if git.filter_installed() else "doctor.filter.off"
-    _row(text("doctor.filter"), text(state))
+        state = (
+            _("ok (outputs stay out of git commits)")
+            if git.filter_installed()
+            else _("off: `python -m helpers git-filter` keeps outputs out of commits")
+        )
+    _row(_("notebook filter"), state)
     try:
         load_heart()
-        _row(text("doctor.heart"), text("doctor.ok"))
+        _row(_("Heart data"), _("ok"))
     except DataFileError as err:
-        _row(text("doctor.heart"), text("doctor.heart.problem"))
+        _row(_("Heart data"), _("PROBLEM"))
         errors.append(str(err))
 
 
@@ -168,36 +176,79 @@ def _warnings() -> list[str]:
     """What works but is not as it should be, each with its fix."""
     found = []
     if torch.__version__.split("+")[0] != TESTED_TORCH:
-        found.append(text("doctor.warn.torch", version=torch.__version__, tested=TESTED_TORCH))
+        found.append(
+            _(
+                "PyTorch {version} is not the tested {tested}; the course should work, "
+                "but if something breaks, try `make install "
+                "TORCH_SPEC=torch=={tested}`."
+            ).format(version=torch.__version__, tested=TESTED_TORCH)
+        )
     if untested := untested_versions():
-        shown = text("joint.items").join(untested[:8])
+        shown = _(", ").join(untested[:8])
         if len(untested) > 8:
-            shown = text("doctor.warn.more", shown=shown, n=len(untested) - 8)
-        found.append(text("doctor.warn.versions", shown=shown))
+            shown = _("{shown} and {n} more").format(shown=shown, n=len(untested) - 8)
+        found.append(
+            _(
+                "Versions outside the tested set: {shown}. The course should work; if "
+                "something breaks, `make install` installs the tested versions "
+                "(requirements-lock.txt)."
+            ).format(shown=shown)
+        )
     if _nvidia_gpu_present() and not torch.cuda.is_available():
         if torch.version.cuda is None:
-            found.append(text("doctor.warn.cpu_build", url=CUDA_INSTALL))
+            found.append(
+                _(
+                    "This machine has an NVIDIA GPU but PyTorch is a CPU-only build, so "
+                    "the course runs on the CPU. Fix: reinstall a CUDA build, e.g. `make "
+                    "install TORCH_INDEX=https://download.pytorch.org/whl/cu128` (pick the "
+                    "CUDA version for your driver at {url})."
+                ).format(url=CUDA_INSTALL)
+            )
         else:
-            found.append(text("doctor.warn.driver", cuda=torch.version.cuda))
+            found.append(
+                _(
+                    "PyTorch is built for CUDA {cuda} but sees no GPU: the driver may be "
+                    "too old for this build. Check `nvidia-smi`: the 'CUDA Version' it "
+                    "shows needs at least the same major version as {cuda} (within one "
+                    "major version, CUDA's minor-version compatibility lets a newer build "
+                    "run), else install a build for an older CUDA."
+                ).format(cuda=torch.version.cuda)
+            )
     if problem := compiled.build_problem():
-        found.append(text("doctor.warn.compile", problem=problem))
+        found.append(
+            _("{problem}. Everything else runs; day 5's compiled variants are left out.").format(
+                problem=problem
+            )
+        )
     apple_silicon = platform.system() == "Darwin" and platform.machine() == "arm64"
     if apple_silicon and not torch.backends.mps.is_available():
-        found.append(text("doctor.warn.mps"))
+        found.append(
+            _(
+                "This is an Apple silicon Mac but MPS is not available: update macOS "
+                "(12.3+) and check that Python is a native arm64 build (`python -c "
+                "'import platform; print(platform.machine())'` should print arm64)."
+            )
+        )
     return found
 
 
 def doctor() -> int:
     """Print a report of this setup; return 0 when it is usable, 1 when something must be fixed."""
     errors: list[str] = []
-    print(text("doctor.title"))
+    print(_("Course setup check"))
     device = _machine(errors)
     _packages_and_data(errors)
     warnings = _warnings()
     for warning in warnings:
-        print(text("doctor.warning", warning=warning))
+        print(_("WARNING: {warning}").format(warning=warning))
     for error in errors:
-        print(text("doctor.error", error=error))
+        print(_("ERROR: {error}").format(error=error))
     if not errors:
-        print(text("doctor.good.warnings" if warnings else "doctor.good", device=device))
+        print(
+            (
+                _("All good (with warnings): the course will run on {device}.")
+                if warnings
+                else _("All good: the course will run on {device}.")
+            ).format(device=device)
+        )
     return 1 if errors else 0
