@@ -1,4 +1,4 @@
-"""helpers.beside and helpers.receipt_claims: each day's receipt figures beside this machine's,
+"""Each day's receipt figures beside this machine's (dayNN.beside_receipt, receipt_claims),
 with the fixture receipts (one GPU, two GPUs, a CPU, a malformed one, none at all)."""
 
 import shutil
@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from helpers import beside, receipt_claims, receipts, takeoff
+from helpers import day01, day02, day06, day07, day08, receipt_claims, receipts, takeoff
 from helpers.claims import Judgement
 
 FIXTURES = Path(__file__).parent / "fixtures" / "receipts"
@@ -30,7 +30,7 @@ HERE_CARD = {  # hardware.card() of a CPU-only machine
 
 
 def test_day01_puts_every_card_beside_this_machine(tmp_path):
-    found = beside.day01(HERE_CARD, shelf_of(tmp_path, ONE, CPU))
+    found = day01.beside_receipt(HERE_CARD, shelf_of(tmp_path, ONE, CPU))
     assert list(found.table.columns) == [
         "this machine (cpu), now",
         "NVIDIA H100 80GB HBM3, 2026-11-28 (your receipt)",
@@ -41,22 +41,22 @@ def test_day01_puts_every_card_beside_this_machine(tmp_path):
 
 
 def test_day01_without_a_receipt_says_how_to_make_one(tmp_path):
-    found = beside.day01(HERE_CARD, receipts.load_all(tmp_path, reference=None))
+    found = day01.beside_receipt(HERE_CARD, receipts.load_all(tmp_path, reference=None))
     assert found.table is None and HOW_TO in found.text
     assert f"copy the file into `{receipts.folder()}`" in found.text
 
 
 def test_the_reference_is_labelled_as_not_yours(tmp_path):
-    found = beside.day01(HERE_CARD, receipts.load_all(tmp_path, reference=FIXTURES / ONE))
+    found = day01.beside_receipt(HERE_CARD, receipts.load_all(tmp_path, reference=FIXTURES / ONE))
     assert "(the course's reference, not yours)" in found.table.columns[1]
     assert "measured by the course, not by you" in found.text
 
 
 def test_a_malformed_receipt_is_skipped_and_named(tmp_path):
-    found = beside.day01(HERE_CARD, shelf_of(tmp_path, MALFORMED, ONE))
+    found = day01.beside_receipt(HERE_CARD, shelf_of(tmp_path, MALFORMED, ONE))
     assert found.text.startswith("Skipped a broken receipt: ") and "malformed.json" in found.text
     assert found.table.shape[1] == 2
-    alone = beside.day01(HERE_CARD, shelf_of(tmp_path / "..", MALFORMED))
+    alone = day01.beside_receipt(HERE_CARD, shelf_of(tmp_path / "..", MALFORMED))
     assert alone.table is None and "malformed.json" in alone.text and HOW_TO in alone.text
 
 
@@ -72,7 +72,7 @@ def copies_here(device_type="cpu"):
 
 
 def test_day02_copies_pageable_and_pinned_beside_the_cpu_copy(tmp_path):
-    found = beside.day02(copies_here(), "cpu", shelf_of(tmp_path, ONE))
+    found = day02.beside_receipt(copies_here(), "cpu", shelf_of(tmp_path, ONE))
     assert found.table.iloc[:, 1].tolist() == [
         "19.0 GB/s", "49.0 GB/s", "16.0 GB/s", "50.0 GB/s", "2,900.0 GB/s",
     ]  # fmt: skip
@@ -81,15 +81,15 @@ def test_day02_copies_pageable_and_pinned_beside_the_cpu_copy(tmp_path):
 
 
 def test_day02_with_a_cpu_receipt_has_no_bus(tmp_path):
-    found = beside.day02(copies_here(), "cpu", shelf_of(tmp_path, CPU))
+    found = day02.beside_receipt(copies_here(), "cpu", shelf_of(tmp_path, CPU))
     assert found.table.iloc[:4, 1].tolist() == ["not measured"] * 4
     assert "pinned copy" not in found.text
-    assert beside.day02(copies_here(), "cpu", shelf_of(tmp_path / "..")).table is None
+    assert day02.beside_receipt(copies_here(), "cpu", shelf_of(tmp_path / "..")).table is None
 
 
 def test_day06_source_needs_a_gpu(tmp_path):
-    assert "2 × NVIDIA A100-SXM4-80GB" in beside.day06(shelf_of(tmp_path, TWO, CPU)).text
-    cpu_only = beside.day06(receipts.load_all(FIXTURES / "cpu", reference=None))
+    assert "2 × NVIDIA A100-SXM4-80GB" in day06.beside_receipt(shelf_of(tmp_path, TWO, CPU)).text
+    cpu_only = day06.beside_receipt(receipts.load_all(FIXTURES / "cpu", reference=None))
     assert "No GPU curve to draw" in cpu_only.text and HOW_TO in cpu_only.text
 
 
@@ -167,7 +167,7 @@ FIGURES = {"lesson loop 4-10-3, 120 rows": {"device busy share": 0.31, "MFU": 9e
 
 
 def test_day07_puts_mfu_and_bandwidth_side_by_side(tmp_path):
-    found = beside.day07(FIGURES, 1.2e11, "cpu", 1.1e10, shelf_of(tmp_path, ONE))
+    found = day07.beside_receipt(FIGURES, 1.2e11, "cpu", 1.1e10, shelf_of(tmp_path, ONE))
     table = found.table
     assert table.loc["lesson loop 4-10-3, 120 rows: MFU"].tolist() == ["0.09%", "0.0004%"]
     assert table.loc["wide 4-512-512-3, 4096 rows: MFU"].tolist() == ["not measured", "32%"]
@@ -176,35 +176,37 @@ def test_day07_puts_mfu_and_bandwidth_side_by_side(tmp_path):
     assert table.loc["peak FLOP/s (a large matrix product)"].tolist() == [
         "0.120 TFLOP/s", "51.000 TFLOP/s",
     ]  # fmt: skip
-    on_two = beside.day07(FIGURES, 1.2e11, "cpu", found=shelf_of(tmp_path, TWO))
+    on_two = day07.beside_receipt(FIGURES, 1.2e11, "cpu", found=shelf_of(tmp_path, TWO))
     assert "2 × NVIDIA A100-SXM4-80GB" in on_two.table.columns[1]
-    laptop = beside.day07(FIGURES, 1.2e11, "cpu", found=receipts.load_all(FIXTURES / "cpu", None))
+    laptop = day07.beside_receipt(
+        FIGURES, 1.2e11, "cpu", found=receipts.load_all(FIXTURES / "cpu", None)
+    )
     assert laptop.table.iloc[-1].tolist() == ["not measured", "not measured"]
-    assert beside.day07(FIGURES, 1e11, "cpu", found=shelf_of(tmp_path / "..")).table is None
+    assert day07.beside_receipt(FIGURES, 1e11, "cpu", found=shelf_of(tmp_path / "..")).table is None
 
 
 def test_day08_needs_two_gpus(tmp_path):
     fitted = {"dist.all_reduce": 1.8e9, "ring": None}
-    found = beside.day08(fitted, shelf_of(tmp_path, TWO))
+    found = day08.beside_receipt(fitted, shelf_of(tmp_path, TWO))
     assert found.table.iloc[:, 0].tolist() == ["35.0 GB/s", "105.0 GB/s", "179.0 GB/s"]
     assert found.table.index[0].endswith(" bytes")
     assert "2 GPUs: 2 × NVIDIA A100-SXM4-80GB, 2026-11-30" in found.table.columns[0]
     assert "**dist.all_reduce** here: 1.8 GB/s fitted" in found.text and "99×" in found.text
-    one = beside.day08(fitted, receipts.load_all(FIXTURES / "one_gpu", None))
+    one = day08.beside_receipt(fitted, receipts.load_all(FIXTURES / "one_gpu", None))
     assert one.table is None and "No receipt of two or more GPUs" in one.text
-    assert beside.day08(fitted, receipts.load_all(FIXTURES / "cpu", None)).table is None
+    assert day08.beside_receipt(fitted, receipts.load_all(FIXTURES / "cpu", None)).table is None
 
 
 def test_the_sentences_exist_in_chinese(monkeypatch, tmp_path):
     monkeypatch.setenv("COURSE_LANG", "zh")
-    found = beside.day01(HERE_CARD, shelf_of(tmp_path, ONE))
+    found = day01.beside_receipt(HERE_CARD, shelf_of(tmp_path, ONE))
     assert found.table.columns[1] == "NVIDIA H100 80GB HBM3，2026-11-28（你的收据）"
     assert "与本机并列" in found.text
-    ring = beside.day08({"dist.all_reduce": 1.8e9}, shelf_of(tmp_path, TWO)).table
+    ring = day08.beside_receipt({"dist.all_reduce": 1.8e9}, shelf_of(tmp_path, TWO)).table
     assert ring.index[0].endswith(" 字节")
 
 
 def test_show_displays_the_sentences_and_the_table(capsys, tmp_path):
-    beside.show(beside.day01(HERE_CARD, shelf_of(tmp_path, ONE)))
+    day01.beside_receipt(HERE_CARD, shelf_of(tmp_path, ONE)).show()
     out = capsys.readouterr().out
     assert "Beside this machine" in out and "85.0 GB" in out

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from helpers import claims
+from helpers import claims, observation
 from helpers.stats import Interval, check_line
 
 # Day 5 in fast mode on a 2-core CPU (one thread): the floor, a per epoch, with its interval;
@@ -23,10 +23,10 @@ BIG_SHARE = 28.8 / 20.8
 
 
 def test_the_student_s_table_and_fit():
-    table = claims.student_table()
+    table = observation.student_table()
     assert table["recordings"].tolist() == [200, 100, 20, 10]
-    assert (table["every"] * table["recordings"] == claims.STUDENT_EPOCHS).all()
-    fit = claims.student_fit()
+    assert (table["every"] * table["recordings"] == observation.STUDENT_EPOCHS).all()
+    fit = observation.student_fit()
     assert fit.b.value == pytest.approx(2.673e-3, rel=1e-3) and not fit.b.distinguishable
 
 

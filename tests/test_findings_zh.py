@@ -21,6 +21,8 @@ from helpers import (
     live,
     many_models,
     memory,
+    narration,
+    observation,
     preprocessing,
     roofline,
     scaling,
@@ -60,10 +62,12 @@ HABIT, FIX = [30e-3, 29e-3, 31e-3], [5e-4, 5.1e-4, 5e-4]
 LESSON, BATCHED = [1.31, 1.25, 1.40], [0.105, 0.098, 0.110]
 
 FINDINGS = {
-    "stats.difference": lambda: stats.paired_difference(*SAME).verdict("one-hot", "codes"),
-    "stats.rows": lambda: stats.same_rows_verdict([1] * 12 + [0] * 3, [0] * 12 + [1] * 3, "a", "b"),
-    "stats.fit": lambda: stats.fit_affine([0, 10, 20, 30], [5.0, 5.1, 5.25, 5.3]).verdict(),
-    "stats.line": lambda: LINE.verdict(),
+    "difference": lambda: narration.difference(stats.paired_difference(*SAME), "one-hot", "codes"),
+    "same rows": lambda: narration.same_rows(
+        stats.same_rows([1] * 12 + [0] * 3, [0] * 12 + [1] * 3), "a", "b"
+    ),
+    "price": lambda: narration.price(stats.fit_affine([0, 10, 20, 30], [5.0, 5.1, 5.25, 5.3])),
+    "line": lambda: narration.line(LINE),
     "device_notes": lambda: device_notes.mismatch_note("cpu") + device_notes.readback_note("cuda"),
     "device_notes.moved": lambda: device_notes.parameter_move_note(False, "meta"),
     "hardware.card_line": lambda: hardware.card_line(CARD),
@@ -89,7 +93,7 @@ FINDINGS = {
     "crossover": lambda: crossover.judge_lesson_range(2300, 1e6, "GPU"),
     "crossover.bound": lambda: crossover.judge_lesson_bound(2300, 1e6, 6.7e-4),
     "roofline": lambda: roofline.explain(WORK, ROOF),
-    "claims.single": lambda: claims.single_runs_say(claims.student_fit()),
+    "claims.single": lambda: claims.single_runs_say(observation.student_fit()),
     "claims.sync": lambda: claims.judge_sync(LINE, "cpu").line(),
     "claims.compute": lambda: claims.judge_compute_claim(2e3, 5e10, 2e-5).line(),
     "compiled": lambda: compiled.advice(

@@ -16,6 +16,9 @@ LESSONS = ROOT / "src" / "helpers"
 SHARED = {  # plumbing any day may use, whichever notebook imports it first
     "helpers.config": "fast mode and sizes",
     "helpers.device": "choosing the device",
+    "helpers.i18n": "the course's language",
+    "helpers.narration": "the sentences several days share (intervals, receipts)",
+    "helpers.receipts": "a GPU's figures brought home (days 1, 2 and 5-8)",
     "helpers.paths": "where the course's files live",
     "helpers.show": "rendering numbers in prose",
     "helpers.timing": "the course's timer (day 0's training is timed with it)",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers import claims, recording
+from helpers import claims, narration, recording
 from helpers.stats import check_line, fit_affine, paired_difference
 from helpers.timing import Measurement
 
@@ -34,7 +34,7 @@ def test_the_intercept_is_said_below_or_above_the_runs_median(a_run, word):
     said = recording.price_finding(FIT, LINE, ITEM, a_run, 20000, 2000, TOTALS)
     off = abs(a_run / TOTALS.median() - 1)
     assert f"`a` is {off:.0%} {word} their median" in said
-    assert said.startswith(f"**The price:** {FIT.verdict('one recording')}")
+    assert said.startswith(f"**The price:** {narration.price(FIT, 'one recording')}")
     assert "**3.25 to 3.90 s** (162 to 195 µs per epoch)" in said
 
 

@@ -3,7 +3,8 @@ import random
 
 import pytest
 
-from helpers.stats import check_line, fit_affine, paired_difference, same_rows_verdict
+from helpers import narration
+from helpers.stats import check_line, fit_affine, paired_difference, same_rows
 
 
 def test_a_clear_difference_is_distinguishable():
@@ -12,14 +13,14 @@ def test_a_clear_difference_is_distinguishable():
     d = paired_difference(a, b)
     assert d.value == pytest.approx(0.102)
     assert d.low > 0 and d.distinguishable
-    assert d.verdict("one-hot", "codes").endswith("so one-hot is larger than codes.")
+    assert narration.difference(d, "one-hot", "codes").endswith("so one-hot is larger than codes.")
 
 
 def test_noise_is_called_noise():
     d = paired_difference([1.0, 2.0, 3.0, 4.0], [2.0, 1.0, 4.0, 3.0])
     assert d.value == 0 and d.low < 0 < d.high and not d.distinguishable
-    assert d.verdict().startswith("A minus b is +0.0000")
-    assert "cannot tell it from zero" in d.verdict()
+    assert narration.difference(d).startswith("A minus b is +0.0000")
+    assert "cannot tell it from zero" in narration.difference(d)
 
 
 def test_the_interval_matches_student_t():
@@ -35,7 +36,9 @@ def test_identical_differences_give_a_zero_width_interval():
 
 def test_a_negative_difference_names_the_other_side():
     d = paired_difference([1.0, 1.1, 1.0], [2.0, 2.1, 2.05])
-    assert d.high < 0 and d.verdict("leaky", "honest").endswith("honest is larger than leaky.")
+    assert d.high < 0 and narration.difference(d, "leaky", "honest").endswith(
+        "honest is larger than leaky."
+    )
 
 
 @pytest.mark.parametrize(
@@ -80,7 +83,9 @@ def test_exact_line_matches_numpy_polyfit():
 def test_verdict_cost_larger_than_noise():
     fit = fit_affine(X, points(5.0, 0.002, 0.01))  # 0.4 s across the range, 10 ms noise
     assert fit.b.distinguishable and fit.effect_larger_than_noise
-    assert "the interval excludes zero" in fit.verdict() and "larger than" in fit.verdict()
+    assert "the interval excludes zero" in narration.price(
+        fit
+    ) and "larger than" in narration.price(fit)
 
 
 def test_verdict_cost_real_but_smaller_than_noise():
@@ -88,22 +93,22 @@ def test_verdict_cost_real_but_smaller_than_noise():
     ys = [5.0 + 0.0004 * x + random.Random(i).gauss(0, 0.1) for i, x in enumerate(xs)]
     fit = fit_affine(xs, ys)
     assert fit.b.distinguishable and not fit.effect_larger_than_noise
-    assert "smaller than the run-to-run noise" in fit.verdict()
+    assert "smaller than the run-to-run noise" in narration.price(fit)
 
 
 def test_verdict_no_cost():
     fit = fit_affine(X, points(5.0, 0.0, 0.05))
     assert not fit.b.distinguishable
-    assert "cannot tell it from zero" in fit.verdict("one .item()")
+    assert "cannot tell it from zero" in narration.price(fit, "one .item()")
     upper = f"could still add up to {fit.b.high * fit.x_range * 1e3:.1f} ms"
-    assert upper in fit.verdict("one .item()")
-    assert "The price of one .item()" in fit.verdict("one .item()")
+    assert upper in narration.price(fit, "one .item()")
+    assert "The price of one .item()" in narration.price(fit, "one .item()")
 
 
 def test_verdict_negative_cost_is_called_a_drift():
     fit = fit_affine(X, points(5.0, -0.002, 0.01))
     assert fit.b.distinguishable and fit.b.value < 0
-    assert "not a real cost" in fit.verdict()
+    assert "not a real cost" in narration.price(fit)
 
 
 @pytest.mark.parametrize(
@@ -157,7 +162,7 @@ def test_a_straight_line_stands_and_says_how_sharp_the_test_was():
     ys = [5.0 + 2e-5 * x + random.Random(i).gauss(0, 0.01) for i, x in enumerate(LOG_X)]
     check = check_line(LOG_X, ys)
     assert check.straight and not check.bend.distinguishable
-    text = check.verdict("one recording")
+    text = narration.line(check, "one recording")
     assert text.startswith("The straight line stands") and "Not proved straight" in text
     assert f"{check.smallest_bend * 1e3:.1f} ms or more" in text
     assert f"{check.smallest_slope * 1e6:.2f} µs or more" in text
@@ -170,15 +175,15 @@ def test_a_threshold_is_a_bend_the_check_finds():
           for i, x in enumerate(LOG_X)]  # fmt: skip
     check = check_line(LOG_X, ys)
     assert not check.straight and check.bend.value > 0
-    assert check.verdict().startswith("The straight line does not fit")
-    assert "curves upwards" in check.verdict()
+    assert narration.line(check).startswith("The straight line does not fit")
+    assert "curves upwards" in narration.line(check)
 
 
 def test_a_downward_bend_is_named():
     ys = [5.0 + 1e-3 * x - 2e-7 * x * x + random.Random(i).gauss(0, 0.01)
           for i, x in enumerate(LOG_X)]  # fmt: skip
     check = check_line(LOG_X, ys)
-    assert check.bend.high < 0 and "curves downwards" in check.verdict()
+    assert check.bend.high < 0 and "curves downwards" in narration.line(check)
 
 
 def test_bend_of_an_exact_parabola():
@@ -227,10 +232,10 @@ def test_the_cross_validation_correction_widens_the_interval_by_its_factor():
         (1, 12, "**B** is better"),
     ],
 )
-def test_same_rows_verdict_follows_the_disagreements(a_only, b_only, words):
+def test_same_rows_follows_the_disagreements(a_only, b_only, words):
     both = 30 - a_only - b_only
     a_right = [True] * both + [True] * a_only + [False] * b_only
     b_right = [True] * both + [False] * a_only + [True] * b_only
-    assert words in same_rows_verdict(a_right, b_right, "A", "B")
+    assert words in narration.same_rows(same_rows(a_right, b_right), "A", "B")
     with pytest.raises(ValueError, match="same, non-empty set of rows"):
-        same_rows_verdict(a_right, b_right[:-1], "A", "B")
+        same_rows(a_right, b_right[:-1])

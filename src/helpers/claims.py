@@ -2,7 +2,7 @@
 
 A learner ran the lesson's homework on a consumer GPU: 20000 epochs of the Iris network, recording
 the loss every N epochs. Their "remaining time" was the total minus "about 3 s of necessary
-compute" (:data:`STUDENT_RUNS`). The lesson explained the result in three parts:
+compute" (:data:`helpers.observation.STUDENT_RUNS`). The lesson explained the result in three parts:
 
 1. a **floor** (底噪) that every epoch pays whether or not it records: the Python ``for`` loop
    itself plus launching GPU kernels (启动开销);
@@ -17,8 +17,7 @@ every outcome it can print (measured on a CPU, or on a GPU where the lesson's st
 or modelled from how a GPU queues work where no GPU was at hand); a verdict that the device at hand
 cannot test says so instead of guessing.
 
->>> student_fit().b.distinguishable  # the student's four runs cannot price one recording
-False
+>>> from helpers.observation import student_fit
 >>> single_runs_say(student_fit())
 '4 single runs cannot price a recording: no line, straight or not, can be seen in them.'
 """
@@ -29,15 +28,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from helpers import narration
 from helpers.i18n import N_, _, word
-from helpers.stats import AffineFit, Interval, LineCheck, fit_affine
-
-STUDENT_EPOCHS = 20_000
-"""Epochs per run in the original observation."""
-STUDENT_COMPUTE_S = 3.0
-"""The original "about 3 s of necessary compute", subtracted from every run's total."""
-STUDENT_RUNS = ((100, 200, 10.43), (200, 100, 10.02), (1000, 20, 10.12), (2000, 10, 9.74))
-"""The original observation: (record every N epochs, recordings, remaining time in seconds)."""
+from helpers.observation import STUDENT_COMPUTE_S, STUDENT_EPOCHS
+from helpers.stats import AffineFit, Interval, LineCheck
 
 CLAIMS = ("floor", "sync", "issue", "compute")
 """The explanation's parts and the lesson's loosest number (:data:`CLAIMED` words them)."""
@@ -70,17 +64,6 @@ VERDICTS = (
     N_("loose: more than time inside operators"),
 )
 """The verdicts a part can get (and ``not testable on a <device>``)."""
-
-
-def student_table() -> pd.DataFrame:
-    """The original observation as a table: ``every``, ``recordings``, ``remaining_s``."""
-    return pd.DataFrame(STUDENT_RUNS, columns=["every", N_("recordings"), "remaining_s"])
-
-
-def student_fit() -> AffineFit:
-    """``remaining time = a + b * recordings`` fitted to the student's four runs."""
-    table = student_table()
-    return fit_affine(table["recordings"], table["remaining_s"])
 
 
 def single_runs_say(fit: AffineFit) -> str:
@@ -192,7 +175,8 @@ def judge_floor(
     """
     if not (floor.distinguishable and floor.value > 0):
         raise ValueError(
-            f"no floor told from zero ({floor.text(1e6, ' µs', 1)}): these runs are too few or "
+            f"no floor told from zero ({narration.interval(floor, 1e6, ' µs', 1)}): these runs "
+            "are too few or "
             "too noisy to judge the floor; measure more rounds"
         )
     outside = min(max(1 - inside_share, 0.0), 1.0)
@@ -235,9 +219,11 @@ def judge_sync(line: LineCheck, device_type: str = "cpu") -> Judgement:
     """
     price = line.fit.b
     said = {
-        "priced": _("one recording costs {price}").format(price=price.text(1e6, " µs", 2)),
-        "zero": price.zero_verdict(),
-        "bend": line.bend.text(1e3, " ms", 1),
+        "priced": _("one recording costs {price}").format(
+            price=narration.interval(price, 1e6, " µs", 2)
+        ),
+        "zero": narration.zero(price),
+        "bend": narration.interval(line.bend, 1e3, " ms", 1),
         "sharp": _("these runs would have detected {smallest} or more").format(
             smallest=_us(line.smallest_slope)
         ),

@@ -7,7 +7,12 @@ mean, in the course's language.
 
 from __future__ import annotations
 
-from helpers.i18n import N_
+import pandas as pd
+
+from helpers import receipts
+from helpers.i18n import N_, _
+from helpers.narration import Beside, gigabytes, heading, receipt_label
+from helpers.receipts import Shelf
 
 NAMES = (
     N_("local rank"),
@@ -42,3 +47,43 @@ NAMES = (
 """The names the lesson's tables, curves and variants use: English in the data (the code indexes
 by them), shown in the course's language by :func:`helpers.show.localised` and
 :func:`helpers.i18n.word`."""
+
+
+def beside_receipt(fitted: dict[str, float | None], found: Shelf | None = None) -> Beside:
+    """Day 8: a receipt's all-reduce bandwidth over its GPUs, size by size, beside the bandwidth
+    fitted here (``fitted``: bytes/s by name, e.g. ``{"all_reduce (gloo)": 2.1e9}``)."""
+    found = receipts.load_all() if found is None else found
+    receipt = found.pick(gpus=2)
+    if receipt is None or receipt["allreduce"] is None:
+        return Beside(
+            heading(
+                found,
+                None,
+                _(
+                    "No receipt of two or more GPUs here, so no all-reduce over a real "
+                    "link to show. On a machine with several GPUs run `python -m helpers "
+                    "receipt --out my-gpus.json` and copy the file into `{folder}`."
+                ),
+            )
+        )
+    ring = receipt["allreduce"]
+    column = _("all-reduce bus bandwidth, {gpus} GPUs: {label}").format(
+        label=receipt_label(receipt), gpus=ring["gpus"]
+    )
+    table = pd.DataFrame(
+        {column: [gigabytes(p["bus_bytes_per_s"]) for p in ring["points"]]},
+        index=[_("{n:,} bytes").format(n=p["bytes"]) for p in ring["points"]],
+    )
+    best = max(p["bus_bytes_per_s"] for p in ring["points"])
+    notes = [heading(found, receipt)]
+    for name, rate in fitted.items():
+        if rate:
+            notes.append(
+                _(
+                    "**{method}** here: {here} fitted; the receipt's GPUs reached {there}, "
+                    "{ratio:,.0f}× as much."
+                ).format(
+                    method=name, here=gigabytes(rate), there=gigabytes(best), ratio=best / rate
+                )
+            )
+    return Beside("\n\n".join(notes), table)

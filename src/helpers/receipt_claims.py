@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from helpers.beside import Beside, heading, here, microseconds, or_load, receipt_label
-from helpers.claims import STUDENT_EPOCHS, STUDENT_RUNS, Judgement, judge_issue
+from helpers import receipts
+from helpers.claims import Judgement, judge_issue
 from helpers.i18n import _, word
+from helpers.narration import Beside, heading, here, microseconds, receipt_label
+from helpers.observation import STUDENT_EPOCHS, STUDENT_RUNS
 from helpers.receipts import Receipt, Shelf
 
 
@@ -84,7 +86,7 @@ def beside(
     """Day 5: ``.item()``, the loop's floor and its variants priced on the receipt's device beside
     this machine's (``measured``: seconds by :data:`DAY05_ROWS` key, those measured here), and the
     third part of the explanation judged with both (``verdict``: this machine's)."""
-    found = or_load(found)
+    found = receipts.load_all() if found is None else found
     receipt = found.pick()
     if receipt is None:
         return Beside(heading(found, None))

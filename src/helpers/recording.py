@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from helpers import narration
 from helpers.i18n import N_, _, word
 
 
@@ -65,10 +66,10 @@ def fits_finding(student, yours, single_runs_say) -> str:
         "{student_sd:.2f} s: {student_says}\n- **Your four runs:** {yours} "
         "Your scatter is {your_sd:.2f} s: {your_says}"
     ).format(
-        student=student.verdict(N_("one recording")),
+        student=narration.price(student, N_("one recording")),
         student_sd=student.residual_sd,
         student_says=single_runs_say(student),
-        yours=yours.verdict("one recording"),
+        yours=narration.price(yours, "one recording"),
         your_sd=yours.residual_sd,
         your_says=single_runs_say(yours),
     )
@@ -95,8 +96,8 @@ def noise_finding(extremes, lesson, noise: float) -> str:
         "Run-to-run noise: the interquartile range is typically "
         "**{noise:.1%}** of a run's time."
     ).format(
-        extremes=extremes.verdict(N_("every 1"), N_("never")),
-        lesson=lesson.verdict(N_("every 100"), N_("every 2000")),
+        extremes=narration.difference(extremes, N_("every 1"), N_("never")),
+        lesson=narration.difference(lesson, N_("every 100"), N_("every 2000")),
         noise=noise,
     )
 
@@ -106,8 +107,8 @@ def price_finding(fit, line, item, a_run: float, epochs: int, measure_epochs: in
     extrapolated to section 2's runs against what those runs measured (``totals``, seconds)."""
     off = a_run / totals.median() - 1
     said = {
-        "price": fit.verdict("one recording"),
-        "shape": line.verdict("one recording"),
+        "price": narration.price(fit, "one recording"),
+        "shape": narration.line(line, "one recording"),
         "item_us": item.median * 1e6,
         "low_us": item.quartiles[0] * 1e6,
         "high_us": item.quartiles[1] * 1e6,

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import torch
 
+from helpers import narration
 from helpers.i18n import N_, _, word
 from helpers.timing import Measurement, timed
 
@@ -235,7 +236,10 @@ def difference_verdict(difference, a: str, b: str) -> str:
     """
     a, b = word(a), word(b)
     said = _("{a} minus {b}, per step: {value}: {zero}").format(
-        a=a, b=b, value=difference.text(1e3, " ms", 2), zero=difference.zero_verdict()
+        a=a,
+        b=b,
+        value=narration.interval(difference, 1e3, " ms", 2),
+        zero=narration.zero(difference),
     )
     if not difference.distinguishable:
         return _("{said}; no difference shows.").format(said=said)

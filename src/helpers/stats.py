@@ -1,23 +1,22 @@
-"""Is a difference real, or noise? Estimates with confidence intervals, and verdicts from them.
+"""Is a difference real, or noise? Estimates with confidence intervals (days 4, 5, 7 and 8).
 
-One interval type, :class:`Interval`, and one wording for "can the data tell this from zero?",
-shared by the two analyses the lessons use:
+One interval type, :class:`Interval`, whose one question is "can the data tell this from zero?"
+(:attr:`Interval.distinguishable`), shared by the analyses the lessons use:
 
 * :func:`paired_difference`: the mean difference between two variants measured on the same units
   (the same cross-validation folds, the same rounds of a timing comparison); days 4, 5 and 7.
 * :func:`fit_affine`: ``time = a + b * x`` by least squares, with intervals for ``a`` and ``b``;
   day 5 (the price of one recording), day 8 (latency and bandwidth);
-* :func:`same_rows_verdict`: two models on the same test rows (day 4), McNemar's exact test;
+* :func:`same_rows`: two models on the same test rows (day 4, section 5), McNemar's exact test;
 * :func:`check_line`: is the straight line right? The bend a parabola finds across the measured
   range, and the smallest slope and bend these measurements could have detected (day 5), so that
   "cannot tell it from zero" is never read as "proved to be zero".
 
-Both are computed with scipy. The notebooks print the verdicts instead of typing conclusions in
-advance.
+All are computed with scipy and return numbers; :mod:`helpers.narration` says what they mean.
 
 >>> d = paired_difference([0.90, 0.91, 0.92], [0.80, 0.82, 0.81])
->>> d.distinguishable, d.verdict("one-hot", "codes").split(", so ")[1]
-(True, 'one-hot is larger than codes.')
+>>> d.distinguishable, d.value > 0
+(True, True)
 >>> fit = fit_affine([0, 10, 20, 30], [5.0, 5.1, 5.2, 5.3])
 >>> round(fit.b.value, 6), round(fit.a.value, 6)
 (0.01, 5.0)
@@ -35,8 +34,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from helpers.i18n import _, word
-
 
 @dataclass(frozen=True)
 class Interval:
@@ -53,19 +50,6 @@ class Interval:
         """Whether the interval excludes zero: the data tell the value apart from nothing."""
         return self.low > 0 or self.high < 0
 
-    def text(self, scale: float = 1.0, unit: str = "", digits: int = 4) -> str:
-        """``'+0.0102 (95% interval +0.0050 to +0.0150)'``, each number times ``scale``."""
-
-        def number(x: float) -> str:
-            return f"{x * scale:+.{digits}f}{unit}"
-
-        return _("{value} ({confidence:.0%} interval {low} to {high})").format(
-            value=number(self.value),
-            confidence=self.confidence,
-            low=number(self.low),
-            high=number(self.high),
-        )
-
     def scaled(self, factor: float) -> Interval:
         """The same estimate in another unit: every number times ``factor`` (positive)."""
         if not factor > 0:
@@ -73,14 +57,6 @@ class Interval:
         return Interval(
             self.value * factor, self.low * factor, self.high * factor, self.n, self.confidence
         )
-
-    def zero_verdict(self) -> str:
-        """The shared wording: does the interval exclude zero?"""
-        if self.distinguishable:
-            return _("the interval excludes zero")
-        return _(
-            "the interval includes zero, so these {n} measurements cannot tell it from zero"
-        ).format(n=self.n)
 
 
 def _t(confidence: float, dof: int) -> float:
@@ -100,19 +76,6 @@ def _detectable(standard_error: float, dof: int, confidence: float, power: float
 @dataclass(frozen=True)
 class Difference(Interval):
     """The mean of ``a - b`` over paired measurements."""
-
-    def verdict(self, a: str = "a", b: str = "b") -> str:
-        """One sentence: which is larger, or that the noise hides any difference."""
-        a, b = word(a), word(b)
-        said = {"a": a, "b": b, "value": self.text(), "zero": self.zero_verdict()}
-        if not self.distinguishable:
-            sentence = _("{a} minus {b} is {value}: {zero}.").format(**said)
-        else:
-            larger, smaller = (a, b) if self.value > 0 else (b, a)
-            sentence = _(
-                "{a} minus {b} is {value}: {zero}, so {larger} is larger than {smaller}."
-            ).format(larger=larger, smaller=smaller, **said)
-        return sentence[0].upper() + sentence[1:]
 
 
 def paired_difference(
@@ -155,40 +118,44 @@ def paired_difference(
     return Difference(mean, float(low), float(high), n, confidence)
 
 
-def same_rows_verdict(
-    a_right: Sequence[bool], b_right: Sequence[bool], a: str, b: str, confidence: float = 0.95
-) -> str:
+@dataclass(frozen=True)
+class SameRows:
+    """Two models on the same test rows, compared where they disagree."""
+
+    a_only: int
+    """Rows only the first model got right."""
+    b_only: int
+    """Rows only the second got right."""
+    n: int
+    """Rows in all."""
+    p: float
+    """McNemar's exact test: the chance of a split at least this lopsided if the two models were
+    equally good (1 when they never disagree)."""
+    confidence: float = 0.95
+
+    @property
+    def lopsided(self) -> bool:
+        """Whether the split is too lopsided for luck: ``p`` below ``1 - confidence``."""
+        return self.p < 1 - self.confidence
+
+
+def same_rows(
+    a_right: Sequence[bool], b_right: Sequence[bool], confidence: float = 0.95
+) -> SameRows:
     """Two models scored on the same test rows (``a_right``, ``b_right``: whether each got each
     row right), compared where they disagree: McNemar's exact test (``scipy.stats.binomtest``).
 
-    >>> same_rows_verdict([1, 1, 1, 0], [1, 1, 0, 1], "A", "B").split(":")[0]
-    'A alone got 1 row(s) right, B alone 1, of 4'
+    >>> found = same_rows([1, 1, 1, 0], [1, 1, 0, 1])
+    >>> found.a_only, found.b_only, found.n, found.lopsided
+    (1, 1, 4, False)
     """
     if len(a_right) != len(b_right) or not len(a_right):
         raise ValueError("both models need a result for the same, non-empty set of rows")
     pairs = list(zip(map(bool, a_right), map(bool, b_right), strict=True))
     a_only = sum(x and not y for x, y in pairs)
     b_only = sum(y and not x for x, y in pairs)
-    n = len(pairs)
-    a, b = word(a), word(b)
-    head = _("{a} alone got {a_only} row(s) right, {b} alone {b_only}, of {n}").format(
-        a=a[0].upper() + a[1:], a_only=a_only, b=b, b_only=b_only, n=n
-    )
-    if a_only + b_only == 0:
-        return _("{head}: exactly the same rows right, so nothing tells them apart.").format(
-            head=head
-        )
-    p = stats.binomtest(a_only, a_only + b_only, 0.5).pvalue
-    if p < 1 - confidence:
-        better = a if a_only > b_only else b
-        return _(
-            "{head}: too lopsided for luck (exact test, p = {p:.3f}): **{better}** is better."
-        ).format(head=head, p=p, better=better)
-    return _(
-        "{head}: that split could be luck (exact test, p = {p:.2f}), so these "
-        "rows cannot tell the two apart, and the simpler model is the one to "
-        "keep."
-    ).format(head=head, p=p)
+    p = stats.binomtest(a_only, a_only + b_only, 0.5).pvalue if a_only + b_only else 1.0
+    return SameRows(a_only, b_only, len(pairs), float(p), confidence)
 
 
 @dataclass(frozen=True)
@@ -220,35 +187,6 @@ class AffineFit:
         dof = self.b.n - 2
         standard_error = (self.b.high - self.b.low) / (2 * _t(self.b.confidence, dof))
         return _detectable(standard_error, dof, self.b.confidence, power)
-
-    def verdict(self, what: str = "one recording") -> str:
-        """What the fit says about ``b`` (seconds per unit of ``x``), from the numbers."""
-        what = word(what)
-        price = _("The price of {what} is {value}: {zero}").format(
-            what=what, value=self.b.text(1e6, " µs", 2), zero=self.b.zero_verdict()
-        )
-        if not self.b.distinguishable:
-            most = max(self.b.high, 0) * self.x_range * 1e3
-            return _(
-                "{price}. These runs cannot tell a price from noise: across the "
-                "measured range it could still add up to {most_ms:.1f} ms, next to a = "
-                "{a_s:.3f} s."
-            ).format(price=price, most_ms=most, a_s=self.a.value)
-        if self.b.value < 0:
-            return _(
-                "{price}, but it is negative: not a real cost but a drift or an "
-                "ordering effect in the runs. Re-run, with more repeats."
-            ).format(price=price)
-        said = {"price": price, "effect_ms": abs(self.effect) * 1e3}
-        if self.effect_larger_than_noise:
-            return _(
-                "{price}; it changes the time by {effect_ms:.1f} ms across the "
-                "measured range, larger than the run-to-run noise ({noise_ms:.1f} ms)."
-            ).format(noise_ms=self.residual_sd * 1e3, **said)
-        return _(
-            "{price}; it changes the time by {effect_ms:.1f} ms across the "
-            "measured range, smaller than the run-to-run noise ({noise_ms:.1f} ms)."
-        ).format(noise_ms=self.residual_sd * 1e3, **said)
 
 
 def fit_affine(x: Sequence[float], y: Sequence[float], confidence: float = 0.95) -> AffineFit:
@@ -295,40 +233,6 @@ class LineCheck:
     def straight(self) -> bool:
         """Whether the straight line stands: the bend cannot be told from zero."""
         return not self.bend.distinguishable
-
-    def verdict(self, what: str = "one recording") -> str:
-        """The shape test's result, and how sharp it was (``y`` in seconds)."""
-        what = word(what)
-        bend = _("the bend across the measured range is {value}").format(
-            value=self.bend.text(1e3, " ms", 1)
-        )
-        sharpness = _(
-            "these runs would have detected (with probability {power:.0%}) a bend "
-            "of {bend_ms:.1f} ms or more, and a price of {what} of {slope_us:.2f} "
-            "µs or more"
-        ).format(
-            power=self.power,
-            bend_ms=self.smallest_bend * 1e3,
-            what=what,
-            slope_us=self.smallest_slope * 1e6,
-        )
-        said = {"bend": bend, "zero": self.bend.zero_verdict(), "sharpness": sharpness}
-        if self.straight:
-            return _(
-                "The straight line stands: {bend}; {zero}. Not proved straight, "
-                "though: {sharpness}."
-            ).format(**said)
-        if self.bend.value > 0:
-            return _(
-                "The straight line does not fit: {bend}; {zero}, so the time curves "
-                "upwards ({what} costs more, the more of them there are). For scale: "
-                "{sharpness}."
-            ).format(what=what, **said)
-        return _(
-            "The straight line does not fit: {bend}; {zero}, so the time curves "
-            "downwards ({what} costs less, the more of them there are). For scale: "
-            "{sharpness}."
-        ).format(what=what, **said)
 
 
 def check_line(

@@ -194,7 +194,7 @@ def load_reference(shelf=None, reference: Path = GPU_REFERENCE) -> tuple[dict, p
     ``table``: the GPU's points of :data:`MODELS` (``model``, ``rows``, ``device``, ``seconds``)
     with ``flops`` and ``bytes`` per step.
     """
-    from helpers.beside import receipt_label
+    from helpers.narration import receipt_label
     from helpers.receipts import load_all
 
     receipt = (load_all(reference=reference) if shelf is None else shelf).pick()

@@ -15,6 +15,7 @@ import time
 
 import torch
 
+from helpers import narration
 from helpers.i18n import N_, _, word
 from helpers.memory import (
     accumulation_verdict,
@@ -112,8 +113,8 @@ excludes zero, so a real cost.')
         habit=habit,
         times=times,
         n=len(ratios),
-        difference=difference.text(1e3, " ms", 3),
-        zero=difference.zero_verdict(),
+        difference=narration.interval(difference, 1e3, " ms", 3),
+        zero=narration.zero(difference),
     )
     if not difference.distinguishable:
         return _("{said}; no cost shows above these rounds' noise.").format(said=said)

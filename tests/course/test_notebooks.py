@@ -11,7 +11,7 @@ import re
 import nbformat
 import pytest
 
-from helpers import beside, receipts
+from helpers import narration, receipts
 from helpers.course import paths
 from helpers.course.grading import sandbox
 from helpers.course.homework.markers import parse
@@ -46,8 +46,8 @@ def test_notebook_runs_cleanly_in_fast_mode(path):
     assert run.error is None, f"with {env}: {run.error}"
     assert problems(run.notebook) == []
     code = "".join(c.source for c in run.notebook.cells if c.cell_type == "code")
-    if "beside." in code or "receipt_claims." in code:
-        assert f"**{beside.receipt_label(receipts.load(RECEIPT))}**" in "\n".join(
+    if "beside_receipt(" in code or "receipt_claims." in code:
+        assert f"**{narration.receipt_label(receipts.load(RECEIPT))}**" in "\n".join(
             shown(run.notebook)
         )
 

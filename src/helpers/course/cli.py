@@ -219,7 +219,7 @@ def messages(args: argparse.Namespace) -> int:
     found = []
     for lang in catalog.translated_languages():
         if not args.check:
-            catalog.update(lang)
+            catalog.update(lang, drop_obsolete=args.drop_obsolete)
             print(f"updated {_shown(catalog.po_path(lang))} and {catalog.mo_path(lang).name}")
         found += [f"{lang}: {problem}" for problem in catalog.problems(lang)]
     for line in found:
@@ -309,6 +309,9 @@ def _translation_commands(command) -> None:
 
     sub = command(messages, "update the code's message catalogs (.po) and compile them (.mo)")
     sub.add_argument("--check", action="store_true", help="only say what is out of step")
+    sub.add_argument(
+        "--drop-obsolete", action="store_true", help="delete translations no code asks for"
+    )
 
     sub = command(edition, "write a translated edition of the course (notebooks/<lang>/, README)")
     sub.add_argument("lang", help="the language: zh")

@@ -121,12 +121,28 @@ def compiled(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
-def update(lang: str, root: Path | None = None, locale: Path = LOCALE) -> Catalog:
-    """Bring ``lang``'s catalog in step with the code (see the module's docstring) and save it."""
+def update(
+    lang: str, root: Path | None = None, locale: Path = LOCALE, drop_obsolete: bool = False
+) -> Catalog:
+    """Bring ``lang``'s catalog in step with the code (see the module's docstring) and save it;
+    ``drop_obsolete`` also deletes the translations no code asks for any more."""
     template = extract(root)
     catalog = load(lang, locale)
+    known = {  # every translation the catalog holds, obsolete ones too
+        (m.context, m.id): m.string
+        for m in [*catalog, *catalog.obsolete.values()]
+        if m.id and m.string and not m.fuzzy
+    }
     template.creation_date = catalog.creation_date  # the file changes only with its messages
     catalog.update(template, update_header_comment=False)
+    for message in catalog:  # a sentence that moved away and back keeps its translation
+        key = (message.context, message.id)
+        if message.id and (message.fuzzy or not message.string) and key in known:
+            message.string = known[key]
+            message.flags.discard("fuzzy")
+            message.previous_id = []
+    if drop_obsolete:
+        catalog.obsolete.clear()
     save(catalog, lang, locale)
     return catalog
 

@@ -1,0 +1,226 @@
+"""The sentences several lessons share: what an interval, a difference, a fitted line and a
+receipt beside this machine say. Each day's own words are in its ``helpers/dayNN.py``.
+
+The numbers come from :mod:`helpers.stats` and :mod:`helpers.receipts`, which only compute; the
+rules that turn them into words are here, in plain sight: an interval that excludes zero tells a
+value from nothing (at the interval's confidence, 95 % unless the lesson says otherwise), and a
+price matters when what it adds across the measured range is larger than the run-to-run noise.
+
+>>> from helpers.stats import paired_difference
+>>> found = paired_difference([0.90, 0.91, 0.92], [0.80, 0.82, 0.81])
+>>> difference(found, "one-hot", "codes").split(", so ")[1]
+'one-hot is larger than codes.'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from helpers import receipts
+from helpers.i18n import _, word
+from helpers.receipts import Receipt, Shelf
+from helpers.stats import AffineFit, Difference, Interval, LineCheck, SameRows
+
+# ---- statistics (helpers.stats) ---------------------------------------------------------------
+
+
+def interval(found: Interval, scale: float = 1.0, unit: str = "", digits: int = 4) -> str:
+    """``'+0.0102 (95% interval +0.0050 to +0.0150)'``, each number times ``scale``."""
+
+    def number(x: float) -> str:
+        return f"{x * scale:+.{digits}f}{unit}"
+
+    return _("{value} ({confidence:.0%} interval {low} to {high})").format(
+        value=number(found.value),
+        confidence=found.confidence,
+        low=number(found.low),
+        high=number(found.high),
+    )
+
+
+def zero(found: Interval) -> str:
+    """Whether the interval excludes zero, in words."""
+    if found.distinguishable:
+        return _("the interval excludes zero")
+    return _(
+        "the interval includes zero, so these {n} measurements cannot tell it from zero"
+    ).format(n=found.n)
+
+
+def _capital(sentence: str) -> str:
+    return sentence[0].upper() + sentence[1:]
+
+
+def difference(found: Difference, a: str = "a", b: str = "b") -> str:
+    """One sentence: which of ``a`` and ``b`` (names) is larger, or that the noise hides any
+    difference."""
+    a, b = word(a), word(b)
+    said = {"a": a, "b": b, "value": interval(found), "zero": zero(found)}
+    if not found.distinguishable:
+        return _capital(_("{a} minus {b} is {value}: {zero}.").format(**said))
+    larger, smaller = (a, b) if found.value > 0 else (b, a)
+    return _capital(
+        _("{a} minus {b} is {value}: {zero}, so {larger} is larger than {smaller}.").format(
+            larger=larger, smaller=smaller, **said
+        )
+    )
+
+
+def same_rows(found: SameRows, a: str, b: str) -> str:
+    """Two models on the same test rows: whether the rows only one of them got right are too
+    lopsided for luck (McNemar's exact test at ``found.confidence``)."""
+    a, b = word(a), word(b)
+    head = _("{a} alone got {a_only} row(s) right, {b} alone {b_only}, of {n}").format(
+        a=_capital(a), a_only=found.a_only, b=b, b_only=found.b_only, n=found.n
+    )
+    if found.a_only + found.b_only == 0:
+        return _("{head}: exactly the same rows right, so nothing tells them apart.").format(
+            head=head
+        )
+    if found.lopsided:
+        better = a if found.a_only > found.b_only else b
+        return _(
+            "{head}: too lopsided for luck (exact test, p = {p:.3f}): **{better}** is better."
+        ).format(head=head, p=found.p, better=better)
+    return _(
+        "{head}: that split could be luck (exact test, p = {p:.2f}), so these rows cannot tell "
+        "the two apart, and the simpler model is the one to keep."
+    ).format(head=head, p=found.p)
+
+
+def price(fit: AffineFit, what: str = "one recording") -> str:
+    """What the fitted slope says about the price of ``what`` (``y`` in seconds): told from
+    zero or not, and whether what it adds across the measured range beats the noise."""
+    what = word(what)
+    head = _("The price of {what} is {value}: {zero}").format(
+        what=what, value=interval(fit.b, 1e6, " µs", 2), zero=zero(fit.b)
+    )
+    if not fit.b.distinguishable:
+        most = max(fit.b.high, 0) * fit.x_range * 1e3
+        return _(
+            "{price}. These runs cannot tell a price from noise: across the measured range it "
+            "could still add up to {most_ms:.1f} ms, next to a = {a_s:.3f} s."
+        ).format(price=head, most_ms=most, a_s=fit.a.value)
+    if fit.b.value < 0:
+        return _(
+            "{price}, but it is negative: not a real cost but a drift or an ordering effect "
+            "in the runs. Re-run, with more repeats."
+        ).format(price=head)
+    said = {"price": head, "effect_ms": abs(fit.effect) * 1e3, "noise_ms": fit.residual_sd * 1e3}
+    if fit.effect_larger_than_noise:
+        return _(
+            "{price}; it changes the time by {effect_ms:.1f} ms across the measured range, "
+            "larger than the run-to-run noise ({noise_ms:.1f} ms)."
+        ).format(**said)
+    return _(
+        "{price}; it changes the time by {effect_ms:.1f} ms across the measured range, "
+        "smaller than the run-to-run noise ({noise_ms:.1f} ms)."
+    ).format(**said)
+
+
+def line(found: LineCheck, what: str = "one recording") -> str:
+    """The shape test's result, and how sharp it was (``y`` in seconds)."""
+    what = word(what)
+    bend = _("the bend across the measured range is {value}").format(
+        value=interval(found.bend, 1e3, " ms", 1)
+    )
+    sharpness = _(
+        "these runs would have detected (with probability {power:.0%}) a bend of {bend_ms:.1f} "
+        "ms or more, and a price of {what} of {slope_us:.2f} µs or more"
+    ).format(
+        power=found.power,
+        bend_ms=found.smallest_bend * 1e3,
+        what=what,
+        slope_us=found.smallest_slope * 1e6,
+    )
+    said = {"bend": bend, "zero": zero(found.bend), "sharpness": sharpness}
+    if found.straight:
+        return _(
+            "The straight line stands: {bend}; {zero}. Not proved straight, though: {sharpness}."
+        ).format(**said)
+    if found.bend.value > 0:
+        return _(
+            "The straight line does not fit: {bend}; {zero}, so the time curves upwards ({what} "
+            "costs more, the more of them there are). For scale: {sharpness}."
+        ).format(what=what, **said)
+    return _(
+        "The straight line does not fit: {bend}; {zero}, so the time curves downwards ({what} "
+        "costs less, the more of them there are). For scale: {sharpness}."
+    ).format(what=what, **said)
+
+
+# ---- a receipt's figures beside this machine's (helpers.receipts) -----------------------------
+
+
+@dataclass(frozen=True)
+class Beside:
+    """A receipt beside this machine, as a lesson shows it: Markdown sentences, and a table
+    (``None`` without a receipt: the sentences say how to make one, and the lesson goes on)."""
+
+    text: str
+    table: pd.DataFrame | None = None
+
+    def show(self) -> None:
+        """Show it in a notebook: the sentences, then the table."""
+        from IPython.display import display
+
+        from helpers.show import say
+
+        say(self.text)
+        if self.table is not None:
+            display(self.table)
+
+
+def receipt_label(receipt: Receipt) -> str:
+    """A receipt's column: the device, the date, and whose receipt it is."""
+    if receipt.reference:
+        whose = _("{machine}, {day} (the course's reference, not yours)")
+    else:
+        whose = _("{machine}, {day} (your receipt)")
+    return whose.format(machine=receipt.name, day=receipt.day)
+
+
+def here(device_type: str) -> str:
+    """This machine's column."""
+    return _("this machine ({device}), now").format(device=device_type)
+
+
+def heading(found: Shelf, receipt: Receipt | None, missing: str | None = None) -> str:
+    """The broken files skipped, then where the figures come from, or (``receipt`` is ``None``)
+    ``missing``: how to make a receipt (a sentence with ``{folder}``)."""
+    lines = [_("Skipped a broken receipt: {problem}").format(problem=p) for p in found.broken]
+    if receipt is None:
+        missing = missing or _(
+            "No receipt of a GPU here yet, so only this machine's figures are shown. On a rented "
+            "GPU (Colab, Kaggle, a GPU platform) run `python -m helpers receipt --out "
+            "my-gpu.json`, copy the file into `{folder}`, and run this cell again."
+        )
+        lines.append(missing.format(folder=receipts.folder()))
+    else:
+        if receipt.reference:
+            whose = _(
+                "Beside this machine: **{label}**, from `{file}`: measured by the course, not by "
+                "you. Your own receipts go in the `receipts/` folder and replace it."
+            )
+        else:
+            whose = _("Beside this machine: **{label}**, from `{file}`.")
+        lines.append(whose.format(label=receipt_label(receipt), file=receipt.path.name))
+    return "\n\n".join(lines)
+
+
+def also(others: list[Receipt]) -> list[str]:
+    """The other receipts a table shows, after the first."""
+    return [
+        _("Also: **{label}**, from `{file}`.").format(label=receipt_label(r), file=r.path.name)
+        for r in others
+    ]
+
+
+def gigabytes(rate: float | None) -> str:
+    return _("not measured") if rate is None else f"{rate / 1e9:,.1f} GB/s"
+
+
+def microseconds(seconds: float | None) -> str:
+    return _("not measured") if seconds is None else f"{seconds * 1e6:,.1f} µs"
