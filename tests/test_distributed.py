@@ -17,6 +17,7 @@ import torch
 import torch.distributed as dist
 
 from helpers import distributed as D
+from helpers import narration
 from helpers import scaling as S
 from helpers import torchrun as T
 
@@ -104,8 +105,8 @@ def test_max_difference_needs_the_same_parameters():
 @pytest.mark.parametrize(
     "difference, word", [(0.0, "identical"), (1e-7, "same"), (1e-2, "different")]
 )
-def test_same_weights_verdict_follows_the_number(difference, word):
-    assert f"**{word}**" in D.same_weights_verdict(difference, 1e-5, "two runs")
+def test_same_weights_follows_the_number(difference, word):
+    assert f"**{word}**" in narration.same_weights(difference, 1e-5, "two runs")
 
 
 # --- ring all-reduce, bytes, and the homework's runner (forked processes) ---------------------

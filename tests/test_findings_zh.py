@@ -14,7 +14,6 @@ from helpers import (
     copies,
     crossover,
     device_notes,
-    distributed,
     gpu,
     hardware,
     links,
@@ -72,13 +71,13 @@ FINDINGS = {
     "device_notes.moved": lambda: device_notes.parameter_move_note(False, "meta"),
     "hardware.card_line": lambda: hardware.card_line(CARD),
     "hardware.card_line_one_thread": lambda: hardware.card_line(CARD | {"torch_threads": 1}),
-    "distributed.identical": lambda: distributed.same_weights_verdict(
+    "distributed.identical": lambda: narration.same_weights(
         0.0, 1e-6, "the run that lost a worker and the undisturbed one"
     ),
-    "distributed.same": lambda: distributed.same_weights_verdict(
+    "distributed.same": lambda: narration.same_weights(
         2e-7, 1e-4, "the ring and all_reduce", "sums"
     ),
-    "distributed.different": lambda: distributed.same_weights_verdict(
+    "distributed.different": lambda: narration.same_weights(
         3e-3, 1e-5, "the 8 stacked copies and the 8 trained alone"
     ),
     "preprocessing": lambda: preprocessing.code_note("thal", "rises"),

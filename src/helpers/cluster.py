@@ -93,7 +93,7 @@ def failure_plan(start: int, end: int, fail_at: int, every: int) -> str:
 
 def restarts(attempts: int, resumed_from: int, verdict: str) -> str:
     """How often ``torchrun`` started the workers, where the last attempt resumed, and the
-    weights' verdict (:func:`helpers.distributed.same_weights_verdict`)."""
+    weights' verdict (:func:`helpers.narration.same_weights`)."""
     return _(
         "`torchrun` started the workers {attempts} times; the last attempt "
         "resumed from step {resumed}. {verdict}"

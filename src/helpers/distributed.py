@@ -34,7 +34,7 @@ from pathlib import Path
 import torch
 
 from helpers.device import get_device
-from helpers.i18n import N_, _, word
+from helpers.i18n import _
 from helpers.models import mlp
 from helpers.ranks import RankFailed, run_ranks
 from helpers.ring import SendCounter, count_sends, ring_all_reduce, ring_bytes_per_rank
@@ -44,7 +44,7 @@ __all__ = [  # the ring and run_ranks live in their own modules; importable from
     "Plan", "RankFailed", "SendCounter", "backend_for", "count_sends", "hide_distributed_sampler",
     "load_checkpoint", "make_data", "make_model", "make_optimizer", "max_difference", "plan",
     "rank_rows", "reference_weights", "ring_all_reduce", "ring_bytes_per_rank", "run_ranks",
-    "same_weights_verdict", "sampler_rows", "save_checkpoint",
+    "sampler_rows", "save_checkpoint",
 ]  # fmt: skip
 
 # --- Which backend, how many processes ---------------------------------------------------------
@@ -235,37 +235,6 @@ def max_difference(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> fl
     if a.keys() != b.keys():
         raise ValueError(f"different parameters: {sorted(a)} and {sorted(b)}")
     return max(float((a[k].float() - b[k].float()).abs().max()) for k in a)
-
-
-def same_weights_verdict(
-    difference: float, tolerance: float, what: str, things: str = N_("weights")
-) -> str:
-    """Whether two runs ended with the same weights (or other ``things``), in words.
-
-    >>> same_weights_verdict(0.0, 1e-5, "the resumed run and the undisturbed one")
-    'The resumed run and the undisturbed one end with **identical** weights (bit for bit).'
-    >>> same_weights_verdict(2e-7, 1e-4, "the ring and all_reduce", "sums").split(":")[0]
-    'The ring and all_reduce end with the **same** sums'
-    """
-    what, things = word(what), word(things)
-    head = what[0].upper() + what[1:]
-    if difference == 0:
-        return _("{head} end with **identical** {things} (bit for bit).").format(
-            head=head, things=things
-        )
-    if difference <= tolerance:
-        found = _(
-            "{head} end with the **same** {things}: the largest difference, "
-            "{difference:.1e}, is within the tolerance {tolerance:.0e} (float32 "
-            "sums in another order)."
-        )
-    else:
-        found = _(
-            "{head} end with **different** {things}: the largest difference, "
-            "{difference:.1e}, is above the tolerance {tolerance:.0e}. Something "
-            "differs: the rows, the seed, the learning rate or the averaging."
-        )
-    return found.format(head=head, things=things, difference=difference, tolerance=tolerance)
 
 
 # --- Checkpoints ---------------------------------------------------------------------------

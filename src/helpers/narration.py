@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from helpers import receipts
-from helpers.i18n import _, word
+from helpers.i18n import N_, _, word
 from helpers.receipts import Receipt, Shelf
 from helpers.stats import AffineFit, Difference, Interval, LineCheck, SameRows
 
@@ -149,6 +149,38 @@ def line(found: LineCheck, what: str = "one recording") -> str:
         "The straight line does not fit: {bend}; {zero}, so the time curves downwards ({what} "
         "costs less, the more of them there are). For scale: {sharpness}."
     ).format(what=what, **said)
+
+
+def same_weights(
+    difference: float, tolerance: float, what: str, things: str = N_("weights")
+) -> str:
+    """Whether two runs ended with the same weights (or other ``things``): identical, within
+    ``tolerance`` (float32 sums in another order), or different (days 7 and 8).
+
+    >>> same_weights(0.0, 1e-5, "the resumed run and the undisturbed one")
+    'The resumed run and the undisturbed one end with **identical** weights (bit for bit).'
+    >>> same_weights(2e-7, 1e-4, "the ring and all_reduce", "sums").split(":")[0]
+    'The ring and all_reduce end with the **same** sums'
+    """
+    what, things = word(what), word(things)
+    head = what[0].upper() + what[1:]
+    if difference == 0:
+        return _("{head} end with **identical** {things} (bit for bit).").format(
+            head=head, things=things
+        )
+    if difference <= tolerance:
+        found = _(
+            "{head} end with the **same** {things}: the largest difference, "
+            "{difference:.1e}, is within the tolerance {tolerance:.0e} (float32 "
+            "sums in another order)."
+        )
+    else:
+        found = _(
+            "{head} end with **different** {things}: the largest difference, "
+            "{difference:.1e}, is above the tolerance {tolerance:.0e}. Something "
+            "differs: the rows, the seed, the learning rate or the averaging."
+        )
+    return found.format(head=head, things=things, difference=difference, tolerance=tolerance)
 
 
 # ---- a receipt's figures beside this machine's (helpers.receipts) -----------------------------
