@@ -5,7 +5,9 @@
 #   make student  write the student versions of the homework masters into notebooks/homework/
 #   make grade SUBMISSIONS=folder [OUT=build/grades] [JOBS=2]   grade submitted homework
 # Options: COURSE_LANG=zh (Chinese edition and messages)  PYTHON=python3.12  TORCH_SPEC=torch==2.13.0  TORCH_INDEX=https://download.pytorch.org/whl/cpu
+#          TORCH_FIND_LINKS=<a page listing PyTorch wheels> (pip's -f: a wheel mirror)
 #          LOCK= (install the newest versions pyproject.toml allows, not the tested set)
+# Mirrors: pip's own settings reach every install, e.g. PIP_INDEX_URL=https://pypi.tuna.tsinghua.edu.cn/simple make lab
 
 PYTHON ?= python3
 # The environment: .venv in the course folder, unless that folder's path has a space. PyTorch's
@@ -18,7 +20,13 @@ VENV ?= $(HOME)/.cache/gpu-course/venv-$(shell $(PYTHON) -c 'import hashlib, os;
 endif
 VENV ?= .venv
 TORCH_SPEC ?= torch==2.13.0
+# Where PyTorch comes from besides the package index: TORCH_INDEX replaces the index for it (pip's
+# --index-url, e.g. PyTorch's own https://download.pytorch.org/whl/cu128); TORCH_FIND_LINKS adds
+# a page that lists wheel files (pip's -f), which is how the wheel mirrors in mainland China
+# publish PyTorch's builds (README.zh-CN.md). Pin the build with it, TORCH_SPEC=torch==2.13.0+cpu
+# or +cu128, so that pip fails rather than taking the index's other build when the page lacks it.
 TORCH_INDEX ?=
+TORCH_FIND_LINKS ?=
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # The exact versions the course is tested with (make lock refreshes them). They fit the tested
@@ -26,7 +34,8 @@ STAMP := $(VENV)/.installed
 # of pyproject.toml are used instead.
 TESTED_TORCH := torch==$(shell sed -n 's/^TESTED_TORCH = "\(.*\)"/\1/p' src/helpers/config.py)
 LOCK ?= requirements-lock.txt
-CONSTRAINTS := $(if $(and $(LOCK),$(filter $(TESTED_TORCH),$(TORCH_SPEC))),-c $(LOCK))
+# (a build of the tested release, torch==2.13.0+cu128, is the tested release too)
+CONSTRAINTS := $(if $(and $(LOCK),$(filter $(TESTED_TORCH) $(TESTED_TORCH)+%,$(TORCH_SPEC))),-c $(LOCK))
 
 .PHONY: help install lab test course student grade lint doctor lock clean
 
@@ -39,7 +48,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	  { echo "The course needs Python 3.10 or newer; run e.g. 'make PYTHON=python3.11 ...'."; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@test "$(VENV)" = .venv || echo "The course's environment is $(VENV) (this folder's path has a space, which torch.compile cannot build under)."
-	$(PY) -m pip install "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
+	$(PY) -m pip install "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) $(if $(TORCH_FIND_LINKS),-f $(TORCH_FIND_LINKS))
 	$(PY) -m pip install -e ".[dev]" $(CONSTRAINTS)
 	$(PY) -m helpers git-filter
 	@touch $(STAMP)
@@ -49,9 +58,15 @@ install:
 	@$(MAKE) --no-print-directory $(STAMP)
 
 # make lab COURSE_LANG=zh (or LANG=zh) opens the Chinese edition; LANG=zh is not a locale, so it
-# is not passed on as one.
-LAB_LANG := $(if $(filter zh zh-CN zh_CN,$(LANG)),zh,$(COURSE_LANG))
-lab: $(STAMP)
+# is not passed on as one. The Chinese edition also gets JupyterLab's own menus in Chinese: its
+# language pack (0.2 MB, the zh extra of pyproject.toml) is installed the first time, only then;
+# offline, JupyterLab stays in English and the course still opens.
+LAB_LANG := $(if $(filter zh zh-CN zh_CN,$(LANG) $(COURSE_LANG)),zh,$(COURSE_LANG))
+ZH_STAMP := $(VENV)/.installed-zh
+$(ZH_STAMP): $(STAMP)
+	@$(PY) -m pip install --disable-pip-version-check -q "jupyterlab-language-pack-zh-CN>=4.1" && touch $(ZH_STAMP) || \
+	  echo "JupyterLab's language pack could not be installed: its menus stay in English (JupyterLab 的中文语言包未能安装，界面保持英文)."
+lab: $(STAMP) $(if $(filter zh,$(LAB_LANG)),$(ZH_STAMP))
 	$(if $(LAB_LANG),COURSE_LANG=$(LAB_LANG)) $(if $(filter zh zh-CN,$(LANG)),LANG=C.UTF-8) $(PY) -m helpers lab
 
 test: $(STAMP)

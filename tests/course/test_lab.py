@@ -3,6 +3,7 @@ REST API (the browser test sees the rest)."""
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -113,3 +114,137 @@ def test_the_first_layout_is_written_once(tmp_path):
     written.write_text('{"data": {}, "metadata": {"id": "default"}}', encoding="utf-8")
     assert lab.write_first_layout(tmp_path) is None  # the learner's layout from then on
     assert "relativeSizes" not in written.read_text(encoding="utf-8")
+
+
+# -- the Chinese edition: JupyterLab's own interface --------------------------------------------
+
+
+def fake_language_pack(folder):
+    """A JupyterLab language pack for zh_CN as the real one is laid out (its module, its locale
+    folder and the entry point JupyterLab finds it by), with one translated string."""
+    module = folder / "jupyterlab_language_pack_zh_CN"
+    messages = module / "locale" / "zh_CN" / "LC_MESSAGES"
+    messages.mkdir(parents=True)
+    (module / "__init__.py").write_text("", encoding="utf-8")
+    catalog = {"": {"domain": "jupyterlab", "language": "zh_CN", "plural_forms": "nplurals=1;"},
+               "File": ["文件"]}  # fmt: skip
+    (messages / "jupyterlab.json").write_text(json.dumps(catalog), encoding="utf-8")
+    info = folder / "jupyterlab_language_pack_zh_cn-4.5.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: jupyterlab-language-pack-zh-CN\nVersion: 4.5\n",
+        encoding="utf-8",
+    )
+    (info / "entry_points.txt").write_text(
+        "[jupyterlab.languagepack]\nzh_CN = jupyterlab_language_pack_zh_CN\n", encoding="utf-8"
+    )
+    return folder
+
+
+def test_the_chinese_edition_asks_for_jupyterlabs_chinese_interface_where_the_pack_is(
+    monkeypatch, capsys
+):
+    monkeypatch.setattr(lab.importlib.util, "find_spec", lambda name: object())  # installed
+    assert lab.settings("zh")["@jupyterlab/translation-extension:plugin"] == {"locale": "zh_CN"}
+    assert lab.settings("en") == lab.DEFAULT_SETTINGS
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    lab.command()
+    assert capsys.readouterr().out == ""
+    written = paths.LAB_CONFIG / "labconfig" / "default_setting_overrides.json"
+    assert json.loads(written.read_text(encoding="utf-8")) == lab.settings("zh")
+    monkeypatch.setenv("COURSE_LANG", "en")
+    lab.command()  # back to English: the override goes
+    assert json.loads(written.read_text(encoding="utf-8")) == lab.DEFAULT_SETTINGS
+
+
+def test_without_the_pack_the_chinese_edition_says_how_to_get_it(monkeypatch, capsys):
+    monkeypatch.setattr(lab.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    argv, _env = lab.command()
+    assert lab.settings("zh") == lab.DEFAULT_SETTINGS
+    out = capsys.readouterr().out
+    assert out.startswith("JupyterLab 自己的菜单仍是英文")
+    assert "pip install jupyterlab-language-pack-zh-CN" in out
+    assert "--LabApp.default_url=/lab/tree/notebooks/zh/day00_setup.ipynb" in argv
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_lab_in_chinese_serves_its_interface_in_chinese(tmp_path):
+    """make lab LANG=zh: JupyterLab finds the language pack and defaults to its locale."""
+    port, token = free_port(), "course-test-token"
+    pack = fake_language_pack(tmp_path / "pack")
+    command = [
+        sys.executable, "-m", "helpers", "lab", "--no-browser", f"--port={port}",
+        "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
+        f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
+    ]  # fmt: skip
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path), "JUPYTER_CONFIG_DIR": str(tmp_path),
+           "COURSE_LANG": "zh", "PYTHONPATH": str(pack)}  # fmt: skip
+    server = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, encoding="utf-8")  # fmt: skip
+    try:
+
+        def get(path):
+            url = f"http://127.0.0.1:{port}{path}?token={token}"
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return json.load(response)
+
+        deadline = time.monotonic() + 120
+        while True:
+            assert server.poll() is None, "JupyterLab exited: " + server.stdout.read()
+            try:
+                packs = get("/lab/api/translations/")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "JupyterLab did not answer within 120 s"
+                time.sleep(0.5)
+        assert "zh_CN" in packs["data"]
+        plugin = get("/lab/api/settings/@jupyterlab/translation-extension:plugin")
+        assert plugin["schema"]["properties"]["locale"]["default"] == "zh_CN"
+        assert get("/lab/api/translations/zh_CN")["data"]["jupyterlab"]["File"] == ["文件"]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}") as page:
+            assert page.url.split("?")[0].endswith("/lab/tree/notebooks/zh/day00_setup.ipynb")
+    finally:
+        server.send_signal(signal.SIGINT if os.name != "nt" else signal.CTRL_C_EVENT)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    lab.write_settings()  # the course's English defaults again
+
+
+# -- the Makefile's installs (dry runs) -----------------------------------------------------------
+
+
+def dry_run(tmp_path, *args):
+    """What `make` would run here, in a copy of the files its recipes read."""
+    for name in ("Makefile", "pyproject.toml", "requirements-lock.txt", "src/helpers/config.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tmp_path / name)
+    done = subprocess.run(
+        ["make", "-n", *args], cwd=tmp_path, capture_output=True, text=True, encoding="utf-8",
+        errors="replace",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_wheel_mirror_is_passed_to_pip_as_find_links_and_keeps_the_tested_set(tmp_path):
+    mirror = "https://mirrors.aliyun.com/pytorch-wheels/cu128/"
+    out = dry_run(tmp_path, "-B", ".venv/.installed", f"TORCH_FIND_LINKS={mirror}",
+                  "TORCH_SPEC=torch==2.13.0+cu128")  # fmt: skip
+    torch_line = next(line for line in out.splitlines() if '"torch==' in line)
+    assert torch_line.endswith(f'install "torch==2.13.0+cu128"  -f {mirror}')
+    assert "-c requirements-lock.txt" in out  # a build of the tested release is the tested one
+    plain = dry_run(tmp_path, "-B", ".venv/.installed")
+    assert " -f " not in plain and "--index-url" not in plain
+    other = dry_run(tmp_path, "-B", ".venv/.installed", "TORCH_SPEC=torch==2.9.1")
+    assert "-c requirements-lock.txt" not in other  # another release: pyproject's ranges
+
+
+def test_only_the_chinese_lab_installs_jupyterlabs_language_pack(tmp_path):
+    assert "jupyterlab-language-pack-zh-CN" in dry_run(tmp_path, "lab", "LANG=zh")
+    assert "jupyterlab-language-pack-zh-CN" in dry_run(tmp_path, "lab", "COURSE_LANG=zh_CN")
+    assert "jupyterlab-language-pack-zh-CN" not in dry_run(tmp_path, "lab")

@@ -4,6 +4,10 @@ What it sets, and why:
 
 * it opens ``notebooks/day00_setup.ipynb``, the course's first page (later days are linked from
   there and from the course map), or the Chinese edition's with ``COURSE_LANG=zh``;
+* with ``COURSE_LANG=zh``, JupyterLab's own menus and dialogs are in Chinese too where its
+  language pack (``jupyterlab-language-pack-zh-CN``, a 0.2 MB wheel) is installed: ``make lab
+  LANG=zh`` installs it once, the English set-up never does, and a learner's own choice in
+  *Settings > Language* still wins;
 * no "get Jupyter news?" pop-up over the first output, and no update check (the room's machine
   may have no internet, and a lesson needs neither);
 * slides come from jupyterlab-slideshow, which keeps knobs live; jupyterlab-rise, which earlier
@@ -24,12 +28,14 @@ learner's own settings still win and nothing outside the course is changed.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
 
 from helpers.course import paths
+from helpers.i18n import _
 
 DEFAULT_SETTINGS = {
     # names only: with the "last modified" column, lesson names are cut off at the default width
@@ -55,13 +61,34 @@ FIRST_LAYOUT = {
 }
 
 
+LANGUAGE_PACKS = {
+    "zh": ("zh_CN", "jupyterlab_language_pack_zh_CN", "jupyterlab-language-pack-zh-CN"),
+}
+"""Each edition's JupyterLab language pack: (JupyterLab's locale, its module, its PyPI name)."""
+
+
+def edition() -> str:
+    """The edition ``COURSE_LANG`` asks for (``en`` without it)."""
+    lang = os.environ.get("COURSE_LANG", "").strip().lower().replace("-", "_").split("_")[0]
+    return lang or "en"
+
+
+def interface_locale(lang: str) -> str | None:
+    """The locale JupyterLab's interface can show for the edition ``lang``: its language pack's,
+    when that pack is installed; None for English or without the pack."""
+    if lang not in LANGUAGE_PACKS:
+        return None
+    locale, module, _name = LANGUAGE_PACKS[lang]
+    return locale if importlib.util.find_spec(module) is not None else None
+
+
 def start() -> str:
     """The page JupyterLab opens on: the first lesson (day 0), relative to the course folder; the
     translated one when ``COURSE_LANG`` asks for a language with an edition (``make lab
     COURSE_LANG=zh`` opens ``notebooks/zh/day00_setup.ipynb``)."""
     first = paths.lessons()[0]
-    lang = os.environ.get("COURSE_LANG", "").strip().lower().replace("-", "_").split("_")[0]
-    translated = paths.NOTEBOOKS / lang / first.name if lang and lang != "en" else first
+    lang = edition()
+    translated = paths.NOTEBOOKS / lang / first.name if lang != "en" else first
     return (translated if translated.is_file() else first).relative_to(paths.ROOT).as_posix()
 
 
@@ -78,12 +105,21 @@ def write_first_layout(folder: Path) -> Path | None:
     return target
 
 
-def write_settings() -> str:
+def settings(lang: str = "en") -> dict:
+    """The course's JupyterLab defaults for the edition ``lang`` (its interface language where
+    the language pack is installed)."""
+    found = dict(DEFAULT_SETTINGS)
+    if locale := interface_locale(lang):
+        found["@jupyterlab/translation-extension:plugin"] = {"locale": locale}
+    return found
+
+
+def write_settings(lang: str = "en") -> str:
     """Write the course's JupyterLab defaults; returns the folder to put on JUPYTER_CONFIG_PATH."""
     folder = paths.LAB_CONFIG / "labconfig"
     folder.mkdir(parents=True, exist_ok=True)
     for name, content in (
-        ("default_setting_overrides.json", DEFAULT_SETTINGS),
+        ("default_setting_overrides.json", settings(lang)),
         ("page_config.json", PAGE_CONFIG),
     ):
         text = json.dumps(content, indent=2) + "\n"
@@ -113,9 +149,18 @@ def command(extra: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
     }
     options = [f"{key}={value}" for key, value in course.items() if key not in given]
     env = dict(os.environ)
+    lang = edition()
     env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
-        p for p in (write_settings(), env.get("JUPYTER_CONFIG_PATH", "")) if p
+        p for p in (write_settings(lang), env.get("JUPYTER_CONFIG_PATH", "")) if p
     )
+    if lang in LANGUAGE_PACKS and interface_locale(lang) is None:
+        print(
+            _(
+                "JupyterLab's own menus stay in English: its language pack is not installed "
+                "(`make lab LANG=zh` installs it, or `pip install {package}`)."
+            ).format(package=LANGUAGE_PACKS[lang][2]),
+            flush=True,
+        )
     argv = [sys.executable, "-m", "jupyter", "lab", *options, *extra]
     if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in extra:
         argv.append("--allow-root")  # containers often run as root
