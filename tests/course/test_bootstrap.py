@@ -141,15 +141,21 @@ def test_an_unreachable_index_stops_with_the_mirror_advice(monkeypatch, capsys, 
 
 @pytest.fixture
 def steps(monkeypatch, no_gpu):
-    """bootstrap() with the index answering at once and the commands it runs recorded."""
+    """bootstrap() with the index answering at once and the commands it runs recorded (pip's
+    output, for a failed install, is ``codes["output"]``)."""
     ran = []
-    codes = {"install": 0, "doctor": 0}
+    codes = {"install": 0, "doctor": 0, "output": ""}
 
     def fake_run(command, cwd=None):
         ran.append(command)
         return codes["doctor" if "doctor" in command else "install"]
 
+    def fake_pip(command):
+        return fake_run(command), codes["output"]
+
+    monkeypatch.setenv("COURSE_LANG", "en")  # whatever folder the tests run from
     monkeypatch.setattr(bootstrap, "_run", fake_run)
+    monkeypatch.setattr(bootstrap, "_pip", fake_pip)
     monkeypatch.setattr(bootstrap, "check_index", lambda *a, **k: IndexCheck(True, 0.4, "ok"))
     monkeypatch.setattr(bootstrap, "index_url", lambda *a, **k: "https://pypi.example/simple")
     return ran, codes
@@ -178,13 +184,212 @@ def test_a_slow_index_gets_the_mirror_advice_and_the_install_goes_on(steps, monk
     assert len(steps[0]) == 2
 
 
-def test_a_failed_install_says_so_with_the_mirror_advice(steps, capsys):
+def test_a_failed_install_whose_cause_is_unclear_names_both_causes(steps, capsys):
     ran, codes = steps
-    codes["install"] = 1
+    codes["install"], codes["output"] = 1, "ERROR: something pip did not like\n"
     assert bootstrap.bootstrap() == 1
     out = capsys.readouterr().out
     assert "ERROR: pip could not install the course" in out and bootstrap.MIRROR in out
+    assert "If they speak of versions, an image with a newer PyTorch" in out
     assert len(ran) == 1  # no doctor
+
+
+# What pip 26 printed here (pip install -e <course> -c <torch pin>), shortened.
+PIP_CONFLICT = """\
+Obtaining file:///root/course
+ERROR: Cannot install helpers==0.1.0 because these package versions have conflicting dependencies.
+
+The conflict is caused by:
+    helpers 0.1.0 depends on torch>=2.4
+    The user requested (constraint) torch==2.1.0
+
+To fix this you could try to:
+1. loosen the range of package versions you've specified
+2. remove package versions to allow pip to attempt to solve the dependency conflict
+
+ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts
+"""
+PIP_OTHER_CONFLICT = PIP_CONFLICT.replace("torch>=2.4", "jupyterlab>=4.1").replace(
+    "The user requested (constraint) torch==2.1.0", "notebook 6.5.4 depends on jupyterlab<4"
+)
+PIP_UNREACHABLE = (
+    "Looking in indexes: http://127.0.0.1:9/simple\n"
+    "WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) "
+    "after connection broken by 'NewConnectionError(\"HTTPConnection(host='127.0.0.1', port=9): "
+    "Failed to establish a new connection: [Errno 111] Connection refused\")': "
+    "/simple/jupyterlab/\n"
+    "ERROR: Could not find a version that satisfies the requirement jupyterlab>=4.1 (from "
+    "helpers) (from versions: none)\n"
+    "ERROR: No matching distribution found for jupyterlab>=4.1\n"
+)
+PIP_TIMEOUT = (
+    "Collecting jupyterlab>=4.1\n  Downloading jupyterlab-4.6.6-py3-none-any.whl (12.3 MB)\n"
+    "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool("
+    "host='files.pythonhosted.org', port=443): Read timed out.\n"
+)
+PIP_MISSING = (
+    "Looking in indexes: https://mirror.example/simple\n"
+    "ERROR: Could not find a version that satisfies the requirement jupyterlab-slideshow>=0.3.4 "
+    "(from helpers) (from versions: none)\n"
+    "ERROR: No matching distribution found for jupyterlab-slideshow>=0.3.4\n"
+)
+PIP_OLD_PYTHON = "ERROR: Package 'helpers' requires a different Python: 3.9.18 not in '>=3.10'\n"
+
+
+@pytest.mark.parametrize(
+    "output, kind",
+    [
+        (PIP_CONFLICT, "conflict"),
+        (PIP_OTHER_CONFLICT, "conflict"),
+        (PIP_UNREACHABLE, "network"),
+        (PIP_TIMEOUT, "network"),
+        (PIP_MISSING, "missing"),
+        (PIP_OLD_PYTHON, "python"),
+        ("ERROR: Could not build wheels for helpers\n", "unknown"),
+    ],
+)
+def test_pips_messages_tell_a_conflict_from_the_index(output, kind):
+    assert bootstrap.diagnose(output).kind == kind
+
+
+def test_a_conflict_names_its_cause_in_pips_own_lines():
+    found = bootstrap.diagnose(PIP_CONFLICT)
+    assert found.lines == (
+        "helpers 0.1.0 depends on torch>=2.4",
+        "The user requested (constraint) torch==2.1.0",
+    )
+    assert found.mentions_torch and not bootstrap.diagnose(PIP_OTHER_CONFLICT).mentions_torch
+
+
+def test_a_version_conflict_is_not_blamed_on_the_index(steps, capsys):
+    ran, codes = steps
+    codes["install"], codes["output"] = 1, PIP_CONFLICT
+    assert bootstrap.bootstrap() == 1
+    out = capsys.readouterr().out
+    assert "a version conflict, not the package index" in out
+    assert "helpers 0.1.0 depends on torch>=2.4; The user requested (constraint)" in out
+    assert "Choose an image with a newer PyTorch" in out
+    assert "slow or unreachable" not in out and bootstrap.MIRROR not in out
+    assert len(ran) == 1
+
+
+def test_a_conflict_with_another_package_names_that_package(steps, capsys):
+    steps[1].update(install=1, output=PIP_OTHER_CONFLICT)
+    assert bootstrap.bootstrap() == 1
+    out = capsys.readouterr().out
+    assert "notebook 6.5.4 depends on jupyterlab<4" in out and "pip install -U <name>" in out
+    assert bootstrap.MIRROR not in out
+
+
+@pytest.mark.parametrize("output", [PIP_UNREACHABLE, PIP_TIMEOUT])
+def test_an_index_that_fails_during_the_install_gets_the_mirror_advice(steps, capsys, output):
+    steps[1].update(install=1, output=output)
+    assert bootstrap.bootstrap() == 1
+    out = capsys.readouterr().out
+    assert "ERROR: pip could not download from the package index" in out
+    assert f"PIP_INDEX_URL={bootstrap.MIRROR}" in out and "version conflict" not in out
+
+
+def test_a_package_the_mirror_lacks_is_named_with_the_other_fix(steps, capsys):
+    steps[1].update(install=1, output=PIP_MISSING)
+    assert bootstrap.bootstrap() == 1
+    out = capsys.readouterr().out
+    assert "has no version that fits: ERROR: No matching distribution found for" in out
+    assert "try another mirror, or PyPI itself" in out
+
+
+def test_an_old_python_is_named(steps, capsys):
+    steps[1].update(install=1, output=PIP_OLD_PYTHON)
+    assert bootstrap.bootstrap() == 1
+    assert "older than the course needs (3.10 or newer)" in capsys.readouterr().out
+
+
+def test_an_image_with_an_old_pytorch_stops_before_pip_and_says_so(steps, monkeypatch, capsys):
+    old = Torch("2.1.0+cu121", "/opt/conda/lib/python3.10/site-packages/torch/__init__.py", 1)
+    monkeypatch.setattr(bootstrap, "installed_torch", lambda: old)
+    assert bootstrap.bootstrap() == 1
+    out = capsys.readouterr().out
+    assert "PyTorch 2.1.0+cu121 is older than the course needs (torch>=2.4)" in out
+    assert "This is not the package index" in out and bootstrap.MIRROR not in out
+    assert steps[0] == []  # pip never ran
+
+
+def test_the_needed_pytorch_is_the_courses_own_requirement():
+    assert bootstrap.needed_torch() == "2.4"  # pyproject.toml: "torch>=2.4"
+    assert bootstrap.release("2.4.0") >= bootstrap.release("2.4") > bootstrap.release("2.3.1")
+
+
+def test_a_real_pip_conflict_is_read_as_one(tmp_path, monkeypatch, capsys):
+    """pip itself, offline: the course's requirement against a pin it cannot meet."""
+    project = tmp_path / "course"
+    (project / "helpers").mkdir(parents=True)
+    (project / "helpers" / "__init__.py").write_text("", encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools>=69"]\nbuild-backend = "setuptools.build_meta"\n'
+        '[project]\nname = "helpers"\nversion = "0.1.0"\ndependencies = ["torch>=2.4"]\n',
+        encoding="utf-8",
+    )
+    pins = tmp_path / "constraints.txt"
+    pins.write_text("torch==2.1.0\n", encoding="utf-8")
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)  # no index, no wheel folder: offline
+    monkeypatch.setenv("PIP_FIND_LINKS", "")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    command = bootstrap.install_command(sys.executable, project, pins, isolated=False)
+    code, output = bootstrap._pip([*command, "--dry-run"])
+    assert code == 1 and "ResolutionImpossible" in capsys.readouterr().out  # shown as it came
+    assert bootstrap.diagnose(output) == bootstrap.Diagnosis(
+        "conflict",
+        ("helpers 0.1.0 depends on torch>=2.4", "The user requested (constraint) torch==2.1.0"),
+    )
+
+
+# -- the edition's language ----------------------------------------------------------------------
+
+
+def test_the_language_comes_from_the_notebook_that_started_the_set_up():
+    zh = "/root/autodl-tmp/course/notebooks/zh/day00_setup.ipynb"
+    assert bootstrap.edition_language({"JPY_SESSION_NAME": zh}, "/anywhere") == "zh"
+    assert bootstrap.edition_language({"JPY_SESSION_NAME": "course/notebooks/zh/x.ipynb"}) == "zh"
+    english = {"JPY_SESSION_NAME": "/root/course/notebooks/day00_setup.ipynb"}
+    assert bootstrap.edition_language(english, "/root/course/notebooks/zh") is None
+    assert bootstrap.edition_language({}, "C:\\Users\\李\\course\\notebooks\\zh") == "zh"
+    assert bootstrap.edition_language({}, "/content") is None
+    assert bootstrap.edition_language({"COURSE_LANG": "zh"}, "/content") == "zh"
+    assert bootstrap.edition_language({"COURSE_LANG": "en"}, "/c/notebooks/zh") is None
+
+
+def test_the_kernels_folder_is_the_parent_process_working_folder(tmp_path):
+    """The first cell runs the set-up as a child of the kernel, from src/: the child reads the
+    folder its parent (the kernel) works in, which is the notebook's."""
+    folder = tmp_path / "课程 course" / "notebooks" / "zh"
+    folder.mkdir(parents=True)
+    child = "from helpers.course.setup.bootstrap import edition_language as e; print(e())"
+    kernel = (
+        "import subprocess, sys; "
+        f"subprocess.run([sys.executable, '-c', {child!r}], cwd={str(paths.SRC)!r})"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_LANG", "JPY_SESSION_NAME")}
+    done = subprocess.run(
+        [sys.executable, "-c", kernel], cwd=folder, env=env, capture_output=True, text=True,
+        encoding="utf-8", timeout=60,
+    )  # fmt: skip
+    assert done.stdout.strip() == "zh", done.stderr
+
+
+def test_the_chinese_edition_sets_up_in_chinese(steps, monkeypatch, capsys):
+    monkeypatch.setenv("COURSE_LANG", "")
+    monkeypatch.setenv("JPY_SESSION_NAME", "/root/course/notebooks/zh/day00_setup.ipynb")
+    assert bootstrap.bootstrap() == 0
+    out = capsys.readouterr().out
+    assert "课程安装位置：一台没有 CUDA 的机器" in out and "保持不动" in out
+    assert os.environ["COURSE_LANG"] == "zh"  # the doctor, run after it, speaks Chinese too
+
+
+def test_the_mirror_advice_reads_chinese_in_the_chinese_edition(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    said = bootstrap.mirror_advice("https://pypi.org/simple")
+    assert said.startswith("从这里访问软件包索引（https://pypi.org/simple）很慢或根本连不上")
+    assert f"pip config set global.index-url {bootstrap.MIRROR}" in said
 
 
 def test_no_pytorch_is_an_error_that_points_to_make(steps, monkeypatch, capsys):
@@ -449,6 +654,35 @@ def test_the_readme_cell_starts_the_course_next_to_the_pytorch_there(tmp_path):
     again = subprocess.run([python, "-c", cell], cwd=notebook_folder, env=environ,
                            capture_output=True, text=True, encoding="utf-8")  # fmt: skip
     assert (again.returncode, again.stdout) == (0, "")  # now installed: the cell does nothing
+
+
+@pytest.mark.slow
+def test_an_uploaded_zip_starts_from_the_chinese_day_0_in_chinese(tmp_path):
+    """A rental platform's notebook: PyTorch preinstalled, no git remote, the course uploaded as
+    a zip and unpacked; day 0 of the Chinese edition opened and run from the top (its first
+    cell, run from the notebook's folder as a kernel runs it)."""
+    course_repository(tmp_path / "upload")  # the files a zip of the course holds
+    shutil.rmtree(tmp_path / "upload" / ".git")
+    shutil.make_archive(str(tmp_path / "course"), "zip", tmp_path / "upload")
+    shutil.unpack_archive(tmp_path / "course.zip", tmp_path / "autodl-tmp" / "课程")
+    course = tmp_path / "autodl-tmp" / "课程"
+    python = cloud_python(tmp_path / "image-env")
+    notebook_folder = course / "notebooks" / "zh"
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "COURSE_ROOT", "COURSE_LANG", "JPY_SESSION_NAME")
+    }
+    done = subprocess.run(
+        [python, "-c", readme_cell()], cwd=notebook_folder, env=environ,
+        capture_output=True, text=True, timeout=300, encoding="utf-8",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "课程安装位置：一台没有 CUDA 的机器" in out and "保持不动" in out
+    assert "课程环境检查" in out and "一切就绪" in out  # the doctor, in Chinese too
+    installed = json.loads(state(python, tmp_path)["installed"])
+    assert installed == {"dir_info": {"editable": True}, "url": course.as_uri()}
 
 
 def test_minutes_come_from_the_english_lessons_runs_not_the_chinese_ones(course_copy, tmp_path):

@@ -91,6 +91,40 @@ def test_doctor_warns_about_a_space_where_torch_compile_builds(no_gpu, capsys, m
     assert "WARNING: `torch.compile` cannot build C++" in shown and "GPU 课程/.venv" in shown
 
 
+@pytest.mark.parametrize("page", [936, 54936, 950])
+def test_doctor_warns_on_a_chinese_windows_that_torch_compile_needs_the_english_compiler(
+    no_gpu, capsys, monkeypatch, page
+):
+    monkeypatch.setattr(doctor, "windows_code_page", lambda: page)
+    monkeypatch.setattr(doctor, "_nvidia_gpu_present", lambda: False)
+    assert doctor.doctor() == 0  # a warning: everything but compiling runs
+    out = capsys.readouterr().out
+    assert f"WARNING: This Windows uses a Chinese code page ({page}, " in out
+    assert "UnicodeDecodeError" in out and "pytorch/pytorch#157673" in out
+    assert "Visual Studio Installer, choose Modify > Language packs, tick English" in out
+
+
+def test_the_compiler_warning_reads_chinese_in_the_chinese_edition(monkeypatch):
+    monkeypatch.setattr(doctor, "windows_code_page", lambda: 936)
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    said = doctor.chinese_windows_compiler()
+    assert said.startswith("这台 Windows 使用中文代码页（936，GBK）")
+    assert "勾选“英语”并安装" in said and "pytorch/pytorch#157673" in said
+
+
+@pytest.mark.parametrize("page", [None, 1252, 65001])
+def test_no_compiler_warning_elsewhere(monkeypatch, page):
+    monkeypatch.setattr(doctor, "windows_code_page", lambda: page)
+    assert doctor.chinese_windows_compiler() is None
+
+
+def test_the_code_page_is_read_only_on_windows(monkeypatch):
+    assert doctor.windows_code_page() is None  # this machine is not Windows
+    monkeypatch.setattr(doctor.platform, "system", lambda: "Windows")
+    monkeypatch.setattr(doctor.locale, "getpreferredencoding", lambda do_setlocale=True: "cp936")
+    assert doctor.windows_code_page() == 936  # without kernel32 (not Windows): Python's guess
+
+
 def test_doctor_reports_a_missing_package(no_gpu, capsys, monkeypatch):
     monkeypatch.setattr(doctor, "_course_packages", lambda: [("tqdm", None)])
     assert doctor.doctor() == 1

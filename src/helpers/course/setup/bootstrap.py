@@ -12,9 +12,18 @@ hidden, at the top of every lesson) is plain Python, because ``helpers`` does no
 3. it runs this command from that folder, then lets the running kernel import ``helpers``.
 
 The command says where it runs (:func:`detect`), checks that the package index answers (slow or
-unreachable: how to use a mirror), installs the course into the running environment without
-touching its PyTorch (a constraint pins the installed version), checks that PyTorch is the same
-file afterwards, and ends with ``python -m helpers doctor``.
+unreachable: how to use a mirror), checks that the PyTorch there is new enough for the course,
+installs the course into the running environment without touching its PyTorch (a constraint pins
+the installed version), checks that PyTorch is the same file afterwards, and ends with
+``python -m helpers doctor``. When pip fails, :func:`diagnose` reads its messages to tell a
+version conflict (pip's resolver refusing, an old PyTorch, an old Python) from a slow or
+unreachable index or a package the index lacks, and the advice fits the cause.
+
+It speaks the language of the edition the notebook belongs to (:func:`edition_language`): it runs
+from the course's ``src/`` folder, so the notebook's folder is read from what started it, the
+kernel: Jupyter's ``JPY_SESSION_NAME`` (the notebook's path), else the kernel's working folder;
+``COURSE_LANG`` wins over both. The first cell itself cannot (``helpers`` is not importable yet):
+its three short errors stay English, and everything this command says is translated.
 """
 
 from __future__ import annotations
@@ -29,9 +38,10 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from helpers.course import paths
+from helpers.i18n import LANGUAGES, _
 
 DEFAULT_INDEX = "https://pypi.org/simple"
 MIRROR = "https://pypi.tuna.tsinghua.edu.cn/simple"
@@ -41,14 +51,74 @@ SLOW_INDEX_S = 5.0
 INDEX_TIMEOUT_S = 15
 
 
+NEEDS_PYTHON = (3, 10)
+"""The oldest Python the course runs on (``requires-python`` in pyproject.toml)."""
+
+
 def mirror_advice(index: str) -> str:
     """How to install from a mirror when ``index`` is slow or unreachable."""
-    return (
-        f"The package index ({index}) is slow or unreachable from here, as PyPI often is from "
-        f"mainland China. Use a mirror: run `import os; os.environ['PIP_INDEX_URL'] = "
-        f"'{MIRROR}'` in the notebook (or `export PIP_INDEX_URL={MIRROR}` in a terminal, or "
-        f"`pip config set global.index-url {MIRROR}` once), then run the first cell again."
-    )
+    return _(
+        "The package index ({index}) is slow or unreachable from here, as PyPI often is from "
+        "mainland China. Use a mirror: run `import os; os.environ['PIP_INDEX_URL'] = "
+        "'{mirror}'` in the notebook (or `export PIP_INDEX_URL={mirror}` in a terminal, or "
+        "`pip config set global.index-url {mirror}` once), then run the first cell again."
+    ).format(index=index, mirror=MIRROR)
+
+
+# -- which edition ---------------------------------------------------------------------------------
+
+
+def _edition_in(path: str) -> str | None:
+    r"""The translated edition a path lies in (``.../notebooks/zh/...``), if any.
+
+    >>> _edition_in("/root/course/notebooks/zh/day00_setup.ipynb"), _edition_in("notebooks/zh")
+    ('zh', 'zh')
+    >>> _edition_in("C:\\Users\\li\\course\\notebooks\\zh"), _edition_in("/content")
+    ('zh', None)
+    """
+    parts = (PureWindowsPath(path) if "\\" in path else PurePosixPath(path)).parts
+    for folder, name in zip(parts, parts[1:], strict=False):
+        if folder == "notebooks" and name in LANGUAGES and name != "en":
+            return name
+    return None
+
+
+def kernel_folder() -> str | None:
+    """The working folder of the process that started this one (the notebook's kernel, whose
+    folder is the notebook's), where the system says: Linux's ``/proc``, else psutil."""
+    parent = os.getppid()
+    try:
+        return os.readlink(f"/proc/{parent}/cwd")
+    except OSError:
+        pass
+    try:
+        import psutil
+
+        return psutil.Process(parent).cwd()
+    except Exception:  # noqa: BLE001 - no psutil, no such process, no permission: unknown
+        return None
+
+
+def edition_language(environ=None, folder: str | None = None) -> str | None:
+    """The language of the edition whose notebook started the set-up, or None (English):
+    ``COURSE_LANG`` when set, else the notebook Jupyter names (``JPY_SESSION_NAME``), else the
+    kernel's working folder (``folder``, default :func:`kernel_folder`).
+
+    >>> edition_language({"JPY_SESSION_NAME": "/c/notebooks/zh/day00_setup.ipynb"})
+    'zh'
+    >>> edition_language({"JPY_SESSION_NAME": "/c/notebooks/day00_setup.ipynb"}, "/c/notebooks/zh")
+    >>> edition_language({}, "/root/course/notebooks/zh")
+    'zh'
+    >>> edition_language({"COURSE_LANG": "en"}, "/root/course/notebooks/zh")
+    """
+    environ = os.environ if environ is None else environ
+    chosen = environ.get("COURSE_LANG", "").strip()
+    if chosen:
+        return None if chosen.lower().startswith("en") else chosen
+    if environ.get("JPY_SESSION_NAME", "").strip():
+        return _edition_in(environ["JPY_SESSION_NAME"])
+    folder = folder if folder is not None else kernel_folder()
+    return _edition_in(folder) if folder else None
 
 
 # -- where we are --------------------------------------------------------------------------------
@@ -80,14 +150,14 @@ def detect(environ=None) -> Place:
 
     gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
     if _colab(environ):
-        hint = "" if gpu else "Runtime > Change runtime type > a GPU, then run the first cell."
+        hint = "" if gpu else _("Runtime > Change runtime type > a GPU, then run the first cell.")
         return Place("Colab", gpu, hint)
     if {"KAGGLE_KERNEL_RUN_TYPE", "KAGGLE_URL_BASE"} & set(environ):
-        hint = "" if gpu else "Settings > Accelerator > a GPU (and Internet on), then rerun."
+        hint = "" if gpu else _("Settings > Accelerator > a GPU (and Internet on), then rerun.")
         return Place("Kaggle", gpu, hint)
     if gpu:
-        return Place("a machine with CUDA", gpu)
-    return Place("a machine without CUDA", None, "The course runs on the CPU here.")
+        return Place(_("a machine with CUDA"), gpu)
+    return Place(_("a machine without CUDA"), None, _("The course runs on the CPU here."))
 
 
 # -- PyTorch, before and after -------------------------------------------------------------------
@@ -171,6 +241,8 @@ def check_index(python: str = sys.executable, timeout: int = INDEX_TIMEOUT_S) ->
     lines = [ln for ln in (done.stderr + done.stdout).splitlines() if ln.strip()]
     errors = [ln for ln in lines if ln.startswith("ERROR")]
     detail = (errors or lines or ["no output"])[-1].strip()
+    if done.returncode and "unknown command" in detail:  # pip before 21.2: cannot ask, go on
+        return IndexCheck(True, 0.0, detail)
     return IndexCheck(done.returncode == 0, seconds, detail)
 
 
@@ -194,6 +266,74 @@ def install_command(python: str, root: Path, constraints: Path, isolated: bool) 
     return command if isolated else [*command, "--no-build-isolation"]
 
 
+def needed_torch(pyproject: Path | None = None) -> str:
+    """The oldest PyTorch the course runs with, from its ``torch>=`` requirement (``2.4``)."""
+    text = (pyproject or paths.PYPROJECT).read_text(encoding="utf-8")
+    found = re.search(r'"torch>=([0-9][0-9.]*)"', text)
+    return found[1] if found else "2.4"
+
+
+def release(version: str) -> tuple[int, ...]:
+    """A version's release numbers, for comparing (``"2.1.0+cu121"``: ``(2, 1, 0)``).
+
+    >>> release("2.1.0+cu121") < release("2.4") <= release("2.13.0")
+    True
+    """
+    return tuple(int(n) for n in re.findall(r"\d+", version.split("+")[0])[:3])
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """Why pip failed, as far as its messages say: ``kind`` is ``"conflict"`` (its resolver found
+    no versions that fit together), ``"python"`` (this Python is too old for a package),
+    ``"network"`` (the index was slow or did not answer), ``"missing"`` (the index has no version
+    of a package) or ``"unknown"``; ``lines`` are pip's own lines that say so."""
+
+    kind: str
+    lines: tuple[str, ...] = ()
+
+    @property
+    def mentions_torch(self) -> bool:
+        return any(re.search(r"\btorch\b", line) for line in self.lines)
+
+
+NETWORK = re.compile(
+    r"NewConnectionError|ConnectTimeoutError|ReadTimeoutError|Read timed out|Max retries exceeded"
+    r"|Connection (?:refused|reset|aborted)|Network is unreachable|Name or service not known"
+    r"|Temporary failure in name resolution|nodename nor servname|getaddrinfo failed"
+    r"|SSLError|ProxyError|RemoteDisconnected|IncompleteRead|Connection broken",
+    re.I,
+)
+CONFLICT = re.compile(r"ResolutionImpossible|conflicting dependencies|The conflict is caused by")
+
+
+def diagnose(output: str) -> Diagnosis:
+    """Read pip's messages after a failed install (see :class:`Diagnosis`).
+
+    >>> diagnose("ERROR: ResolutionImpossible: for help visit https://pip.pypa.io").kind
+    'conflict'
+    >>> diagnose("WARNING: Retrying (Retry(total=4)) after connection broken by "
+    ...          "'NewConnectionError(...)': /simple/tqdm/").kind
+    'network'
+    """
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if CONFLICT.search(output):
+        start = next(i for i, line in enumerate(lines) if CONFLICT.search(line))
+        cause = [ln for ln in lines[start:] if " depends on " in ln or "requested" in ln]
+        return Diagnosis("conflict", tuple(cause or lines[start : start + 4]))
+    python = [ln for ln in lines if "requires a different Python" in ln]
+    if python:
+        return Diagnosis("python", tuple(python[:2]))
+    network = [ln for ln in lines if NETWORK.search(ln)]
+    if network:
+        return Diagnosis("network", tuple(network[-2:]))
+    missing = [ln for ln in lines if "No matching distribution found for" in ln]
+    if missing:
+        return Diagnosis("missing", tuple(missing[:2]))
+    errors = [ln for ln in lines if ln.startswith("ERROR")]
+    return Diagnosis("unknown", tuple(errors[-2:]))
+
+
 def _say(text: str = "") -> None:
     print(text, flush=True)  # before a child process writes to the same stream
 
@@ -203,16 +343,129 @@ def _run(command: list[str], cwd: Path | None = None) -> int:
     return subprocess.run(command, cwd=cwd).returncode
 
 
+def _pip(command: list[str]) -> tuple[int, str]:
+    """Run pip, showing its messages as they come; its exit status and what it printed."""
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    seen = []
+    assert process.stdout is not None
+    for line in process.stdout:
+        print(line, end="", flush=True)
+        seen.append(line)
+    return process.wait(), "".join(seen)
+
+
 def _index_answers(check: IndexCheck, python: str) -> bool:
     """Say what the index check found; False when pip cannot install from it."""
     if not check.ok:
         index = index_url(python)
-        _say(f"ERROR: the package index ({index}) did not answer (pip: {check.detail}).")
+        _say(
+            _("ERROR: the package index ({index}) did not answer (pip: {detail}).").format(
+                index=index, detail=check.detail
+            )
+        )
         _say(mirror_advice(index))
     elif check.seconds > SLOW_INDEX_S:
-        _say(f"NOTE: the package index took {check.seconds:.0f} s to answer.")
+        _say(_("NOTE: the package index took {s:.0f} s to answer.").format(s=check.seconds))
         _say(mirror_advice(index_url(python)))
     return check.ok
+
+
+def new_enough(torch: Torch, needed: str) -> bool:
+    """Whether the installed PyTorch is one the course runs with; if not, say what to do."""
+    if release(torch.version) >= release(needed):
+        return True
+    _say(
+        _(
+            "ERROR: this environment's PyTorch {version} is older than the course needs "
+            "(torch>={needed}); the set-up never replaces the PyTorch it finds, so nothing was "
+            "installed. This is not the package index. Choose an image (a machine type, a "
+            "runtime) with PyTorch {needed} or newer (the course is tested with {tested}), or "
+            "upgrade it yourself with the build for this machine's GPU (README: 'Getting the "
+            "right PyTorch'), then run the first cell again."
+        ).format(version=torch.version, needed=needed, tested=_tested_torch())
+    )
+    return False
+
+
+def _tested_torch() -> str:
+    from helpers.config import TESTED_TORCH
+
+    return TESTED_TORCH
+
+
+def explain_failure(found: Diagnosis, torch: Torch, python: str) -> list[str]:
+    """What to tell the learner about a failed install, for each kind of cause."""
+    shown = "; ".join(found.lines)
+    if found.kind == "conflict":
+        said = [
+            _(
+                "ERROR: pip found no versions that fit together (a version conflict, not the "
+                "package index): {lines}"
+            ).format(lines=shown)
+        ]
+        if found.mentions_torch:
+            said.append(
+                _(
+                    "The set-up keeps this environment's PyTorch {version} as it is, and a "
+                    "package the course needs asks for another one. Choose an image with a newer "
+                    "PyTorch (the course is tested with {tested}), or upgrade PyTorch yourself "
+                    "with the build for this machine's GPU, then run the first cell again."
+                ).format(version=torch.version, tested=_tested_torch())
+            )
+        else:
+            said.append(
+                _(
+                    "A package already installed here pins a version the course cannot use "
+                    "(pip's lines above name it): upgrade it (`pip install -U <name>`), or start "
+                    "from an image with newer packages, then run the first cell again."
+                )
+            )
+        return said
+    if found.kind == "python":
+        needed = ".".join(map(str, NEEDS_PYTHON))
+        return [
+            _(
+                "ERROR: this Python ({version}) is older than the course needs ({needed} or "
+                "newer): choose an image with a newer Python, then run the first cell again."
+            ).format(version=platform_python(), needed=needed)
+        ]
+    index = index_url(python)
+    if found.kind == "network":
+        return [
+            _("ERROR: pip could not download from the package index ({index}): {lines}").format(
+                index=index, lines=shown
+            ),
+            mirror_advice(index),
+        ]
+    if found.kind == "missing":
+        return [
+            _(
+                "ERROR: the package index ({index}) has no version that fits: {lines}. A mirror "
+                "that is behind PyPI or lacks a package answers so: try another mirror, or PyPI "
+                "itself, then run the first cell again."
+            ).format(index=index, lines=shown)
+        ]
+    return [
+        _("ERROR: pip could not install the course (its messages are above)."),
+        _(
+            "If they speak of connections or timeouts, the package index ({index}) is the "
+            "cause: use a mirror (below). If they speak of versions, an image with a newer "
+            "PyTorch and Python is the fix."
+        ).format(index=index),
+        mirror_advice(index),
+    ]
+
+
+def platform_python() -> str:
+    return ".".join(map(str, sys.version_info[:3]))
 
 
 def _install(python: str, root: Path, torch: Torch) -> bool:
@@ -221,44 +474,69 @@ def _install(python: str, root: Path, torch: Torch) -> bool:
     constraints.parent.mkdir(parents=True, exist_ok=True)
     constraints.write_text(f"torch=={torch.version}\n", encoding="utf-8")
     before = installed_versions()
-    _say(f"Installing the course from {root}")
-    if _run(install_command(python, root, constraints, isolated=not builds_here())):
-        _say("ERROR: pip could not install the course (its messages are above).")
-        _say(mirror_advice(index_url(python)))
+    _say(_("Installing the course from {root}").format(root=root))
+    code, output = _pip(install_command(python, root, constraints, isolated=not builds_here()))
+    if code:
+        for line in explain_failure(diagnose(output), torch, python):
+            _say(line)
         return False
     after = installed_torch()
     if after != torch:
-        now = f"{after.version} at {after.path}" if after else "nothing"
-        _say(f"ERROR: the install changed PyTorch: {torch.version} at {torch.path} is now {now}.")
+        now = (
+            _("{version} at {path}").format(version=after.version, path=after.path)
+            if after
+            else _("nothing")
+        )
+        _say(
+            _("ERROR: the install changed PyTorch: {before} at {path} is now {now}.").format(
+                before=torch.version, path=torch.path, now=now
+            )
+        )
         return False
     before.pop("helpers", None)  # the course itself (a copy from an earlier run)
     if changed := changed_versions(before, installed_versions()):
-        _say(f"Changed: {', '.join(changed)}.")
-        _say("Restart the kernel (Colab: Runtime > Restart session) and run the lesson again.")
+        _say(_("Changed: {packages}.").format(packages=", ".join(changed)))
+        _say(_("Restart the kernel (Colab: Runtime > Restart session) and run the lesson again."))
     return True
 
 
 def bootstrap(python: str = sys.executable, root: Path | None = None) -> int:
     """Install the course into this environment next to its PyTorch; 0 when ready."""
     root = root or paths.ROOT
+    lang = edition_language()
+    if lang and not os.environ.get("COURSE_LANG", "").strip():
+        os.environ["COURSE_LANG"] = lang  # this command and the doctor after it speak it
     with ThreadPoolExecutor(1) as pool:
         index = pool.submit(check_index, python)  # asked while PyTorch loads
         place = detect()
-        _say(f"Course set-up on {place.name}" + (f" (GPU: {place.gpu})" if place.gpu else ""))
+        gpu = _(" (GPU: {gpu})").format(gpu=place.gpu) if place.gpu else ""
+        _say(_("Course set-up on {place}").format(place=place.name) + gpu)
         if place.advice:
-            _say(f"NOTE: {place.advice}")
+            _say(_("NOTE: {advice}").format(advice=place.advice))
         torch = installed_torch()
         if torch is None:
             _say(
-                f"ERROR: this Python ({python}) has no PyTorch. Cloud notebooks come with one; "
-                "on your own machine use `make lab` (it sets up its own environment), or install "
-                "the PyTorch for your GPU first (https://pytorch.org/get-started/locally/)."
+                _(
+                    "ERROR: this Python ({python}) has no PyTorch. Cloud notebooks come with "
+                    "one; on your own machine use `make lab` (it sets up its own environment), "
+                    "or install the PyTorch for your GPU first ({url})."
+                ).format(python=python, url="https://pytorch.org/get-started/locally/")
             )
             return 1
-        _say(f"PyTorch {torch.version} stays as it is ({Path(torch.path).parent})")
+        _say(
+            _("PyTorch {version} stays as it is ({folder})").format(
+                version=torch.version, folder=Path(torch.path).parent
+            )
+        )
+        if not new_enough(torch, needed_torch(root / "pyproject.toml")):
+            return 1
         if not _index_answers(index.result(), python) or not _install(python, root, torch):
             return 1
-    _say(f"The course is in {root}; its lessons are in {root / 'notebooks'}.")
+    _say(
+        _("The course is in {root}; its lessons are in {lessons}.").format(
+            root=root, lessons=root / "notebooks"
+        )
+    )
     return _run([python, "-m", "helpers", "doctor"], cwd=root)
 
 

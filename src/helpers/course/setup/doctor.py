@@ -3,7 +3,8 @@
 It reports Python, PyTorch and its build, the device the course will use, the course's packages and
 its data, and warns with the fix when something is off (an NVIDIA GPU with a CPU-only PyTorch, a
 driver too old for the build, an Apple silicon Mac without MPS, the grading sandbox missing, a
-space in a path that ``torch.compile`` builds against). It speaks the course's language
+space in a path that ``torch.compile`` builds against, a Windows whose Chinese code page makes
+``torch.compile`` fail on the compiler's Chinese messages). It speaks the course's language
 (:func:`helpers.messages.language`): English in a terminal unless ``COURSE_LANG=zh``, Chinese in
 the Chinese edition's day 0.
 """
@@ -11,6 +12,7 @@ the Chinese edition's day 0.
 from __future__ import annotations
 
 import importlib.metadata as metadata
+import locale
 import platform
 import shutil
 import sys
@@ -29,6 +31,46 @@ from helpers.hardware import card, torch_build
 from helpers.i18n import _, word
 
 CUDA_INSTALL = "https://pytorch.org/get-started/locally/"
+
+
+CHINESE_CODE_PAGES = {936: "GBK", 950: "Big5", 54936: "GB18030", 20936: "GB2312"}
+"""Windows' Chinese code pages, by number."""
+COMPILE_ISSUE = "pytorch/pytorch#157673"
+
+
+def windows_code_page() -> int | None:
+    """Windows' ANSI code page (936 on a simplified-Chinese Windows), or None elsewhere. Python's
+    own UTF-8 mode does not change it: the compiler's messages still come in it."""
+    if platform.system() != "Windows":
+        return None
+    try:
+        import ctypes
+
+        return int(ctypes.windll.kernel32.GetACP())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        found = locale.getpreferredencoding(False).lower().removeprefix("cp")
+        return int(found) if found.isdigit() else None
+
+
+def chinese_windows_compiler() -> str | None:
+    """The warning for a Windows with a Chinese code page, where Visual Studio's C++ compiler
+    (``cl.exe``, which ``torch.compile`` builds with on a CPU) speaks Chinese unless its English
+    language pack is installed: PyTorch then fails reading its messages (a ``UnicodeDecodeError``
+    from the ``gbk`` or ``utf-8`` codec in older releases; newer ones stop with "only support
+    MSVC with English language pack"). PyTorch's maintainers' fix, in pytorch/pytorch#157673 and
+    #159537: install the English language pack in the Visual Studio Installer."""
+    page = windows_code_page()
+    if page not in CHINESE_CODE_PAGES:
+        return None
+    return _(
+        "This Windows uses a Chinese code page ({page}, {name}). `torch.compile` builds its C++ "
+        "with Visual Studio's compiler (cl.exe), and when that compiler answers in Chinese, "
+        "PyTorch cannot read it: the build stops with a UnicodeDecodeError ('gbk' or 'utf-8' "
+        "codec can't decode) or, in newer PyTorch, 'only support MSVC with English language "
+        "pack' ({issue}). The fix PyTorch's developers give: open the Visual Studio Installer, "
+        "choose Modify > Language packs, tick English, install, then restart the kernel. "
+        "Everything else runs without it; day 5's compiled variants are left out until then."
+    ).format(page=page, name=CHINESE_CODE_PAGES[page], issue=COMPILE_ISSUE)
 
 
 def _nvidia_gpu_present() -> bool:
@@ -220,6 +262,8 @@ def _warnings() -> list[str]:
                 problem=problem
             )
         )
+    if compiler := chinese_windows_compiler():
+        found.append(compiler)
     apple_silicon = platform.system() == "Darwin" and platform.machine() == "arm64"
     if apple_silicon and not torch.backends.mps.is_available():
         found.append(
