@@ -7,9 +7,11 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from helpers import takeoff
 from helpers.course import borrowed, paths
+from helpers.course.homework import checks
 from helpers.course.homework.checks import check, run_checks, visible_tests
-from helpers.course.homework.markers import parse
+from helpers.course.homework.markers import assert_messages, parse
 from helpers.course.homework.release import release_text, student_path
+from helpers.i18n import catalog
 from helpers.takeoff import flops_per_step
 
 MASTERS = paths.masters()
@@ -74,6 +76,62 @@ def test_check_runs_in_the_caller_s_namespace_and_leaves_it_alone(capsys):
     assert "1 of 2 checks passed" in out
     assert "FAIL  assert isinstance(count_parameters(nn.Linear(3, 1)), int)" in out
     assert "return a plain Python int" in out
+
+
+def wrong_device_answer(namespace):
+    """day00.device answered with the wrong shape: the test's f-string message fails."""
+    exec(
+        "import torch\nfrom helpers.device import get_device\nfrom helpers.course import check\n"
+        "def ones_on_device(rows, cols):\n    return torch.ones(cols, rows, device=get_device())\n",
+        namespace,
+    )
+
+
+def test_a_failing_check_in_the_chinese_edition_explains_itself_in_chinese(capsys, monkeypatch):
+    """The test's English, as it raised, and beside it its translation with the same values."""
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    namespace = {}
+    wrong_device_answer(namespace)
+    exec("check('day00.device')", namespace)
+    out = capsys.readouterr().out
+    assert out.startswith("day00.device：3 项检查通过了 2 项\n")
+    assert "        ones_on_device(2, 3) has shape (3, 2)\n" in out  # the English, as raised
+    assert "        意思是：ones_on_device(2, 3) 的形状是 (3, 2)，应为 (2, 3)\n" in out
+
+
+def test_in_english_the_report_holds_the_tests_message_only(capsys, monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "en")
+    namespace = {}
+    wrong_device_answer(namespace)
+    exec("check('day00.device')", namespace)
+    out = capsys.readouterr().out
+    assert "ones_on_device(2, 3) has shape (3, 2)" in out and "That is:" not in out
+
+
+def test_a_messages_values_go_into_its_translation():
+    """Every kind of placeholder a test message uses: an expression, a conversion, a format."""
+    cases = [
+        ('assert x, f"{seconds:.3f} s: the work itself took 0.05 s"', "0.012 s: the work "
+         "itself took 0.05 s", "0.012 s：工作本身就花了 0.05 s"),
+        ('assert x, f"0.6 s of 0.8 s waiting: got {slow_loader!r}"', "0.6 s of 0.8 s waiting: "
+         "got 'launch-bound'", "0.8 s 中有 0.6 s 在等待：实际得到 'launch-bound'"),
+        ('assert x, "return a float"', "return a float", "请返回 float"),
+    ]  # fmt: skip
+    for statement, english, chinese in cases:
+        assert checks.meaning(statement, english, "zh") == chinese
+        assert checks.meaning(statement, english, "en") is None
+    assert checks.meaning('assert x, "return a float"', "something else", "zh") is None
+
+
+def test_every_visible_test_message_has_a_translation():
+    """check() can show the Chinese of every message a learner can meet (the catalog test names
+    one without a translation; this one says that each reaches the learner)."""
+    for master in MASTERS:
+        homework = parse(master)
+        for test in homework.tests.values():
+            source = homework.source(test)
+            for _line, template in assert_messages(source):
+                assert catalog("zh").gettext(template) != template, (master.name, template)
 
 
 def test_a_failing_set_up_statement_stops_the_checks(tmp_path):

@@ -5,7 +5,13 @@ from nbformat.v4 import new_code_cell, new_notebook
 from helpers.course import paths
 from helpers.course.cli import main
 from helpers.course.homework import release
-from helpers.course.homework.markers import MANUAL_PLACEHOLDER, PLACEHOLDER, parse, regions
+from helpers.course.homework.markers import (
+    MANUAL_PLACEHOLDER,
+    MANUAL_PLACEHOLDERS,
+    PLACEHOLDER,
+    parse,
+    regions,
+)
 from helpers.course.homework.release import student_version
 from helpers.course.setup import git
 
@@ -52,6 +58,23 @@ def test_student_version_has_no_solution_and_no_hidden_test(master):
     assert code.count(PLACEHOLDER) == len(hw.exercises)
     assert text.count(MANUAL_PLACEHOLDER) == len(hw.manual)
     assert all(not c.get("outputs") for c in student.cells)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_untouched_free_text_answer_counts_as_none_in_either_edition(lang):
+    """The Chinese edition's placeholder (可用中文作答) is no answer to the grader either."""
+    from helpers.course.grading.submission import _manual_answers
+    from helpers.course.notebooks import edition
+
+    released = nbformat.reads(release.release_text(paths.master("day00_homework")), 4)
+    cells = parse(released).manual
+    for part in cells.values():
+        released.cells[part.cell].source = edition.manual_cell(
+            released.cells[part.cell].source, lang
+        )
+    assert MANUAL_PLACEHOLDERS[lang] in released.cells[next(iter(cells.values())).cell].source
+    found = _manual_answers(released, {qid: part.cell for qid, part in cells.items()})
+    assert found and set(found.values()) == {""}
 
 
 def test_release_is_deterministic_and_leaves_the_master_alone():

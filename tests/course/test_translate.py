@@ -9,7 +9,7 @@ import pytest
 
 from helpers.course import paths
 from helpers.course.cli import main
-from helpers.course.homework.markers import parse
+from helpers.course.homework.markers import MANUAL_PLACEHOLDERS, parse
 from helpers.course.notebooks import edition, terms, translate
 from helpers.course.notebooks.execute import execute, problems, shown
 from helpers.course.setup import git, lab
@@ -185,10 +185,22 @@ def test_code_ids_tags_and_metadata_are_the_english_ones(source):
     assert [c.id for c in chinese.cells] == [c.id for c in english.cells]
     for en, zh in zip(english.cells, chinese.cells, strict=True):
         assert (zh.cell_type, zh.metadata) == (en.cell_type, en.metadata), en.id
-        if en.cell_type == "code" or translate.NOT_TRANSLATED.match(en.source):
+        if en.cell_type == "code":
             assert zh.source == en.source, en.id
+        elif translate.NOT_TRANSLATED.match(en.source):  # a MANUAL cell: its marker as it is
+            assert zh.source.splitlines()[0] == en.source.splitlines()[0], en.id
+            assert zh.source == edition.manual_cell(en.source, "zh"), en.id
         else:
             assert zh.source != en.source, f"{en.id} is still in English"
+
+
+@pytest.mark.parametrize("source", SOURCES[len(paths.lessons()) :], ids=lambda s: s.name)
+def test_chinese_homework_asks_for_free_text_answers_in_chinese(source):
+    chinese = parse(edition.target(source, "zh"))
+    for part in chinese.manual.values():
+        text = chinese.source(part)
+        assert MANUAL_PLACEHOLDERS["zh"] in text and "可用中文作答" in text
+        assert MANUAL_PLACEHOLDERS["en"] not in text
 
 
 @pytest.mark.parametrize("source", SOURCES[len(paths.lessons()) :], ids=lambda s: s.name)

@@ -25,7 +25,7 @@ from helpers.course.grading.collect import Submission, read_safely
 from helpers.course.grading.escape import shown
 from helpers.course.grading.outcome import Limits, Outcome, Result
 from helpers.course.homework.markers import (
-    MANUAL_PLACEHOLDER,
+    MANUAL_PLACEHOLDERS,
     Homework,
     answer_cells,
     parse,
@@ -120,7 +120,7 @@ def _manual_answers(notebook, cells: dict[str, int]) -> dict[str, str]:
     answers = {}
     for qid, index in cells.items():
         text = "\n".join(notebook.cells[index].source.splitlines()[1:]).strip()
-        answers[qid] = "" if text in ("", MANUAL_PLACEHOLDER) else text
+        answers[qid] = "" if text in ("", *MANUAL_PLACEHOLDERS.values()) else text  # any edition
     return answers
 
 

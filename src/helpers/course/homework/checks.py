@@ -3,6 +3,12 @@
 :func:`check` runs the *visible* tests of one exercise, one statement at a time, against the
 learner's current answer, and prints which passed and why the others failed. Hidden tests are never
 read: the tests come from the student version in ``notebooks/homework/``.
+
+A failed assert says why in the test's own English (the master's message, which the grader
+evaluates as written). In another language the report adds that message's translation beside it,
+with the same values filled in (:func:`meaning`): the catalog holds a translation of every
+visible assert's message, extracted from the masters (``markers.assert_messages``), so the
+masters stay as they are and a new test message without a translation fails ``make test``.
 """
 
 from __future__ import annotations
@@ -15,8 +21,16 @@ from pathlib import Path
 
 from helpers.course import paths
 from helpers.course.grading.outcome import Check
-from helpers.course.homework.markers import ID, PLACEHOLDER, parse, strip_hidden
-from helpers.i18n import N_, _
+from helpers.course.homework.markers import (
+    ID,
+    PLACEHOLDER,
+    assert_messages,
+    filled,
+    parse,
+    strip_hidden,
+    values_in,
+)
+from helpers.i18n import N_, _, catalog, language
 
 
 @dataclass
@@ -50,7 +64,27 @@ class CheckResult:
             lines.append(f"  {mark:5} {first}")
             if o.reason:
                 lines.append(f"        {o.reason}")
+            if o.status == "failed" and (said := meaning(o.statement, o.reason)):
+                lines.append("        " + _("That is: {meaning}").format(meaning=said))
         return "\n".join(lines)
+
+
+def meaning(statement: str, reason: str, lang: str | None = None) -> str | None:
+    """The translation of the message ``reason`` that an assert in ``statement`` raised, with the
+    values it holds filled in; None in English, or for a message the catalog does not know.
+
+    >>> meaning('assert n == 2, f"it has {n} rows"', "it has 3 rows", "zh") is None  # unknown
+    True
+    """
+    lang = lang or language()
+    if lang == "en" or not reason:
+        return None
+    for _line, template in assert_messages(statement):
+        values = values_in(template, reason)
+        translated = catalog(lang).gettext(template)
+        if values is not None and translated != template:
+            return filled(translated, values)
+    return None
 
 
 def _homework_for(exercise_id: str) -> Path:

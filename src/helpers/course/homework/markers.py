@@ -15,7 +15,9 @@ grading by :mod:`helpers.course.grading.grader`.
 
 from __future__ import annotations
 
+import ast
 import re
+import string
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +35,10 @@ BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PLACEHOLDER = 'raise NotImplementedError("write your answer here")'
 MANUAL_PLACEHOLDER = "*Write your answer here, in place of this line.*"
+MANUAL_PLACEHOLDERS = {"en": MANUAL_PLACEHOLDER, "zh": "*在这里作答，替换这一行（可用中文作答）。*"}
+"""The free-text answer's placeholder in each edition (the Chinese edition's student versions
+carry their own, which says that an answer in Chinese is welcome); every one of them counts as
+no answer."""
 
 
 class HomeworkFormatError(ValueError):
@@ -256,3 +262,113 @@ def rubric(source: str) -> tuple[str, float] | None:
             criteria.append(line.strip())
     points = sum(float(m["points"]) for c in criteria if (m := CRITERION_RE.match(c)))
     return " / ".join(criteria), points
+
+
+# -- what a test's assert says, as a template ------------------------------------------------------
+
+
+def message_template(node: ast.Assert, source: str) -> str | None:
+    """The message of ``node`` (an ``assert`` in ``source``) as the test writes it: a literal as it
+    is; an f-string with each ``{...}`` kept as written (``f"got {n!r}"``: ``"got {n!r}"``), so
+    a translator sees what goes there. None for a message computed another way, or one whose
+    placeholders ``str.format`` could not read.
+
+    >>> code = 'assert n == 2, f"it has {n!r} rows, {{not}} 2"'
+    >>> message_template(ast.parse(code).body[0], code)
+    'it has {n!r} rows, {{not}} 2'
+    """
+    message = node.msg
+    if isinstance(message, ast.Constant) and isinstance(message.value, str):
+        parts = [message.value.replace("{", "{{").replace("}", "}}")]
+    elif isinstance(message, ast.JoinedStr):
+        parts = []
+        for value in message.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value).replace("{", "{{").replace("}", "}}"))
+                continue
+            spec = value.format_spec
+            if spec is not None and not all(isinstance(v, ast.Constant) for v in spec.values):
+                return None  # a computed format (f"{x:{width}}")
+            expression = ast.get_source_segment(source, value.value) or ast.unparse(value.value)
+            conversion = f"!{chr(value.conversion)}" if value.conversion > 0 else ""
+            shown = ":" + "".join(str(v.value) for v in spec.values) if spec is not None else ""
+            parts.append("{" + expression + conversion + shown + "}")
+    else:
+        return None
+    template = "".join(parts)
+    try:
+        list(string.Formatter().parse(template))
+    except ValueError:
+        return None
+    return template
+
+
+def assert_messages(source: str) -> list[tuple[int, str]]:
+    r"""``(line, template)`` of each assert with a message in a test cell's *visible* part (what
+    :func:`helpers.course.homework.checks.check` can show), in order: the catalog holds their
+    translations, and ``check()`` shows the translation beside the English.
+
+    >>> assert_messages('x = 1\nassert x == 1, "x is one"\n### BEGIN HIDDEN TESTS\n'
+    ...               'assert x, "secret"\n### END HIDDEN TESTS')
+    [(2, 'x is one')]
+    """
+    visible = strip_hidden(source)
+    try:
+        tree = ast.parse(visible)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and node.msg is not None:
+            template = message_template(node, visible)
+            if template is not None:
+                found.append((node.lineno, template))
+    return sorted(found)
+
+
+def _pieces(template: str) -> list[tuple[str, str | None]]:
+    """``(literal text, placeholder as written)`` pairs of a template."""
+    pieces = []
+    for literal, name, spec, conversion in string.Formatter().parse(template):
+        if name is None:
+            pieces.append((literal, None))
+            continue
+        shown = name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
+        pieces.append((literal, shown))
+    return pieces
+
+
+def values_in(template: str, message: str) -> dict[str, str] | None:
+    """What each placeholder of ``template`` stands for in ``message`` (the English as the
+    assert raised it), or None when ``message`` is not that template's.
+
+    >>> values_in("it has {n!r} rows, not {m}", "it has 3 rows, not 2")
+    {'n!r': '3', 'm': '2'}
+    >>> values_in("it has {n} rows", "something else") is None
+    True
+    """
+    pattern, names = "", []
+    for literal, shown in _pieces(template):
+        pattern += re.escape(literal)
+        if shown is not None:
+            pattern += "(.*?)"
+            names.append(shown)
+    found = re.fullmatch(pattern, message, flags=re.S)
+    if found is None:
+        return None
+    values: dict[str, str] = {}
+    for name, value in zip(names, found.groups(), strict=True):
+        values.setdefault(name, value)
+    return values
+
+
+def filled(template: str, values: dict[str, str]) -> str:
+    """``template`` (a translation) with its placeholders replaced by ``values``.
+
+    >>> filled("{n!r} 行，不是 {m}", {"n!r": "3", "m": "2"})
+    '3 行，不是 2'
+    """
+    return "".join(
+        literal + (values.get(shown, "{" + shown + "}") if shown is not None else "")
+        for literal, shown in _pieces(template)
+    )

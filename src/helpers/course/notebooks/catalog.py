@@ -32,6 +32,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from helpers.course import paths
+from helpers.course.homework.markers import TEST_RE, assert_messages
 from helpers.i18n import DOMAIN, LANGUAGES, LOCALE
 
 KEYWORDS = {
@@ -44,6 +45,10 @@ KEYWORDS = {
 }
 """The functions of :mod:`helpers.i18n` whose literal arguments are messages, as Babel's
 ``keywords`` (argument positions; ``"c"``: the context)."""
+TEST_NOTE = "a homework test's message: check() shows its translation beside the English"
+"""The translators' note on the messages of the homework tests' asserts (see
+:func:`helpers.course.homework.markers.assert_messages`): the code writes them as plain strings
+and f-strings, not through ``_()``, because the grader evaluates them as they are."""
 LOCALES = {"zh": "zh_CN"}
 """The locale each translated language's catalog is written for (its plural rules)."""
 
@@ -70,7 +75,8 @@ def sources(root: Path | None = None) -> list[Path]:
 
 def extract_notebook(fileobj, keywords, comment_tags, options) -> Iterator[tuple]:
     """Babel's extractor for a notebook: the messages of its code cells, each at its cell's
-    number (IPython's ``%`` and ``!`` lines are skipped)."""
+    number (IPython's ``%`` and ``!`` lines are skipped), and in a homework's ``# TEST`` cells
+    the messages of the visible asserts."""
     notebook = json.loads(fileobj.read().decode("utf-8"))
     for number, cell in enumerate(notebook["cells"]):
         if cell["cell_type"] != "code":
@@ -81,6 +87,9 @@ def extract_notebook(fileobj, keywords, comment_tags, options) -> Iterator[tuple
             io.BytesIO(code.encode("utf-8")), keywords, comment_tags, options
         ):
             yield (number, *found)
+        if TEST_RE.match(source[0] if source else ""):  # a homework test: its asserts' messages
+            for _line, template in assert_messages("\n".join(source)):
+                yield (number, "_", template, [TEST_NOTE])
 
 
 def extract(root: Path | None = None) -> Catalog:

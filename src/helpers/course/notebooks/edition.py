@@ -19,6 +19,7 @@ from pathlib import Path
 import nbformat
 
 from helpers.course import paths
+from helpers.course.homework.markers import MANUAL_PLACEHOLDER, MANUAL_PLACEHOLDERS
 from helpers.course.notebooks import translate
 from helpers.course.notebooks.clean import clean
 
@@ -114,7 +115,10 @@ def notebook(source: Path, lang: str) -> tuple[nbformat.NotebookNode, int]:
     blocks, anchors = translate.load(source, lang), readme_anchors(lang)
     english = 0
     for cell in out.cells:
-        if cell.cell_type != "markdown" or translate.NOT_TRANSLATED.match(cell.source):
+        if cell.cell_type == "markdown" and translate.NOT_TRANSLATED.match(cell.source):
+            cell.source = manual_cell(cell.source, lang)  # the marker stays, for the grader
+            continue
+        if cell.cell_type != "markdown":
             continue
         block = blocks.get(cell.id)
         if block is None or block.hash == "todo":
@@ -127,6 +131,16 @@ def notebook(source: Path, lang: str) -> tuple[nbformat.NotebookNode, int]:
     if first is not None and lang in NOTES:
         first.source = f"{first.source}\n\n{NOTES[lang]}"
     return out, english
+
+
+def manual_cell(source: str, lang: str) -> str:
+    r"""A free-text answer cell of the edition: the English marker line (the grader reads it) and
+    the edition's own placeholder (in Chinese: an answer in Chinese is welcome).
+
+    >>> manual_cell("MANUAL day00.why (1 point)\n\n" + MANUAL_PLACEHOLDER, "zh").splitlines()[-1]
+    '*在这里作答，替换这一行（可用中文作答）。*'
+    """
+    return source.replace(MANUAL_PLACEHOLDER, MANUAL_PLACEHOLDERS.get(lang, MANUAL_PLACEHOLDER))
 
 
 def course_map(lang: str) -> str:
