@@ -1,4 +1,5 @@
-"""Day 8's measurements, run by every worker of :mod:`helpers.ddp_train`.
+"""Day 8's measurements, run by every worker of :mod:`helpers.ddp_train`
+(day 8, sections 3, 4, 5 and 8).
 
 * ``ring``: the hand-written ring all-reduce against ``dist.all_reduce``: equal results, times
   over message sizes;

@@ -1,4 +1,5 @@
-"""The script ``torchrun`` runs on day 8: the same code on 1 process, on N, on several machines.
+"""The script ``torchrun`` runs on day 8: the same code on 1 process, on N, on several machines
+(day 8, sections 1, 2 and 7; its measurements, sections 3, 4, 5 and 8, in :mod:`.ddp_measure`).
 
 Run it with PyTorch's launcher (never inside a notebook's kernel)::
 

@@ -1,4 +1,4 @@
-"""Data-parallel training with ``torch.distributed``: the pieces day 8 builds (and tests).
+"""Data-parallel training with ``torch.distributed`` (day 8, sections 1, 2 and 7).
 
 PyTorch's own engine does the work (process groups, ``DistributedDataParallel``, ``torchrun``);
 this module holds what the lesson builds around it:
@@ -16,7 +16,8 @@ this module holds what the lesson builds around it:
   works on functions defined in a notebook), for the homework's tests (in :mod:`helpers.ranks`);
 
 Launching is in :mod:`helpers.torchrun`, the numbers (timing, scaling, memory) in
-:mod:`helpers.scaling`, the script ``torchrun`` runs in :mod:`helpers.ddp_train`. Used on day 8.
+:mod:`helpers.scaling`, the script ``torchrun`` runs in :mod:`helpers.ddp_train`. This module
+computes; what its results mean, the lesson says (:mod:`helpers.day08`).
 
 >>> ring_bytes_per_rank(12_000_000, 4) / 1e6  # each of 4 ranks sends 2(p-1)/p of the tensor
 18.0
@@ -34,7 +35,6 @@ from pathlib import Path
 import torch
 
 from helpers.device import get_device
-from helpers.i18n import _
 from helpers.models import mlp
 from helpers.ranks import RankFailed, run_ranks
 from helpers.ring import SendCounter, count_sends, ring_all_reduce, ring_bytes_per_rank
@@ -52,7 +52,8 @@ __all__ = [  # the ring and run_ranks live in their own modules; importable from
 
 @dataclass(frozen=True)
 class Plan:
-    """How the lesson runs its processes on this machine."""
+    """How the lesson runs its processes on this machine, and what the choice was made from (the
+    lesson says why: :func:`helpers.day08.plan_reason`)."""
 
     backend: str
     """``"nccl"`` (NVIDIA GPUs) or ``"gloo"`` (CPU)."""
@@ -60,8 +61,10 @@ class Plan:
     """``"cuda"`` or ``"cpu"``: where each process computes."""
     nproc: int
     """Processes per machine."""
-    why: str
-    """One sentence: why this choice."""
+    found: str
+    """The device the choice was made for: ``"cuda"``, ``"mps"`` or ``"cpu"``."""
+    gpus: int = 0
+    """NVIDIA GPUs seen (when ``found`` is ``"cuda"``): NCCL needs one per process."""
 
 
 def plan(device: torch.device | str | None = None, want: int = 2) -> Plan:
@@ -69,6 +72,9 @@ def plan(device: torch.device | str | None = None, want: int = 2) -> Plan:
 
     NCCL needs one GPU per process, so NCCL is used only with at least two GPUs; with one GPU, on
     an Apple GPU (MPS has no distributed backend) or on a CPU, the processes use gloo on the CPU.
+
+    >>> plan("cpu")
+    Plan(backend='gloo', device='cpu', nproc=2, found='cpu', gpus=0)
     """
     device = torch.device(device) if device is not None else get_device()
     if want < 1:
@@ -76,27 +82,9 @@ def plan(device: torch.device | str | None = None, want: int = 2) -> Plan:
     if device.type == "cuda":
         count = torch.cuda.device_count()
         if count >= 2:
-            n = min(want, count)
-            return Plan(
-                "nccl",
-                "cuda",
-                n,
-                _("{count} NVIDIA GPUs: NCCL, one GPU per process.").format(count=count),
-            )
-        return Plan(
-            "gloo",
-            "cpu",
-            want,
-            _(
-                "One NVIDIA GPU: NCCL needs one GPU per process, so the processes run "
-                "on the CPU with gloo (the FSDP cell uses the GPU)."
-            ),
-        )
-    if device.type == "mps":
-        return Plan(
-            "gloo", "cpu", want, _("Apple GPU: MPS has no distributed backend, so gloo on the CPU.")
-        )
-    return Plan("gloo", "cpu", want, _("No GPU: gloo, PyTorch's CPU backend, over loopback TCP."))
+            return Plan("nccl", "cuda", min(want, count), "cuda", count)
+        return Plan("gloo", "cpu", want, "cuda", count)
+    return Plan("gloo", "cpu", want, device.type)
 
 
 def backend_for(device: torch.device | str) -> str:

@@ -1,18 +1,18 @@
-"""What a link costs: latency + bytes / bandwidth (the α-β model), fitted and applied (day 8).
+"""What a link costs, latency + bytes / bandwidth, fitted and applied (day 8, sections 3 and 5).
 
-A message of ``x`` bytes takes ``α + β·x`` seconds: ``α`` is the **latency** every message pays
-however small, ``1/β`` the **bandwidth**. The times span four or five orders of magnitude, from
-a few bytes (tens of µs) to tens of MB (tens of ms), so a plain least-squares line is decided by
-the large messages: their noise of a few ms swamps a latency of 100 µs, and the fitted latency
-can even come out negative. :func:`fit_alpha_beta` makes **each size count by its relative
-error**: it fits ``log(time) = log(α + β·x)``, so a miss of 10 % weighs the same at 4 bytes as
-at 64 MB, with ``log α`` and ``log β`` as the unknowns: both intervals are ratios around the
-value and can never reach zero or below.
+The α-β model: a message of ``x`` bytes takes ``α + β·x`` seconds: ``α`` is the **latency**
+every message pays however small, ``1/β`` the **bandwidth**. The times span four or five orders
+of magnitude, from a few bytes (tens of µs) to tens of MB (tens of ms), so a plain least-squares
+line is decided by the large messages: their noise of a few ms swamps a latency of 100 µs, and
+the fitted latency can even come out negative. :func:`fit_alpha_beta` makes **each size count
+by its relative error**: it fits ``log(time) = log(α + β·x)``, so a miss of 10 % weighs the same
+at 4 bytes as at 64 MB, with ``log α`` and ``log β`` as the unknowns: both intervals are ratios
+around the value and can never reach zero or below.
 
-* :func:`fit_alpha_beta` and :class:`LinkFit`: latency and bandwidth with 95 % intervals;
-* :func:`link_fit_text`: the fit in words;
+* :func:`fit_alpha_beta` and :class:`LinkFit`: latency and bandwidth with 95 % intervals
+  (section 3; what a fit says, the lesson says: :func:`helpers.day08.link_fit_text`);
 * :func:`allreduce_seconds` and :data:`LINKS`: what an all-reduce costs on a link whose stated
-  bandwidth you know (8 GPUs, 2 machines).
+  bandwidth you know (8 GPUs, 2 machines; section 5).
 
 >>> sizes = [32, 1e3, 1e4, 1e5, 1e6, 1e7]
 >>> fit = fit_alpha_beta(sizes, [100e-6 + s / 1e9 for s in sizes])  # 100 µs, 1 GB/s, no noise
@@ -29,7 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from helpers.i18n import N_, _, word
 from helpers.ring import ring_bytes_per_rank
 from helpers.stats import Interval
 
@@ -123,69 +122,6 @@ def fit_alpha_beta(
         confidence,
     )
     return LinkFit(latency, bandwidth, math.expm1(sd), smallest)
-
-
-def _sig(x: float) -> str:
-    """Three significant digits, without exponents between 0.01 and 10**6: 0.0412, 3.21, 2,457.
-
-    >>> _sig(0.041234), _sig(3.2109), _sig(2456.7), _sig(2.8e-5)
-    ('0.0412', '3.21', '2,457', '2.8e-05')
-    """
-    if 100 <= abs(x) < 1e6:
-        return f"{x:,.0f}"
-    if 0.01 <= abs(x) < 100:
-        return f"{x:.3g}"
-    return f"{x:.2g}"
-
-
-ROUGH = 0.25
-"""A fit whose points typically miss the curve by more than this share of their time describes
-the link only roughly (a busy machine, or a link that is not one straight line)."""
-
-
-def link_fit_text(fit: LinkFit, unit_bytes: str = N_("bytes each rank sends")) -> str:
-    """Latency and bandwidth in words, with their intervals and the smallest message's time.
-
-    >>> sizes = [32, 1e3, 1e4, 1e5, 1e6, 1e7]
-    >>> text = link_fit_text(fit_alpha_beta(sizes, [50e-6 + s / 1e9 for s in sizes]))
-    >>> text[:19], "bandwidth **1.00 GB/s**" in text
-    ('latency **50.0 µs**', True)
-    """
-    lat = fit.latency.scaled(1e6)
-    size, took = fit.smallest
-    unit_bytes = word(unit_bytes)
-    head = _(
-        "latency **{value:,.1f} µs** (95% interval {low} to {high} µs; the "
-        "smallest message, {size:,.0f} {unit}, took {took_us:,.1f} µs)"
-    ).format(
-        value=lat.value,
-        low=_sig(lat.low),
-        high=_sig(lat.high),
-        size=size,
-        unit=unit_bytes,
-        took_us=took * 1e6,
-    )
-    if fit.relative_error > ROUGH:
-        miss = _(
-            "but the points lie far from the curve (typically {error:.0%} of their "
-            "time): read both as orders of magnitude"
-        ).format(error=fit.relative_error)
-    else:
-        miss = _("the curve passes within {error:.0%} of the points' times, typically").format(
-            error=fit.relative_error
-        )
-    if fit.bandwidth is None:
-        return _(
-            "{head}; the time does not grow with the size here: no bandwidth can "
-            "be read from it; {miss}"
-        ).format(head=head, miss=miss)
-    bw = fit.bandwidth.scaled(1e-9)
-    return _(
-        "{head}, bandwidth **{value:.2f} GB/s** (95% interval {low} to {high} "
-        "GB/s) of {unit}; {miss}"
-    ).format(
-        head=head, value=bw.value, low=_sig(bw.low), high=_sig(bw.high), unit=unit_bytes, miss=miss
-    )
 
 
 def allreduce_seconds(n_bytes: float, world_size: int, bandwidth: float, latency: float = 0.0):

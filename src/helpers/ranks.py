@@ -1,4 +1,5 @@
-"""Running a function on several local processes over loopback, for the homework's tests (day 8).
+"""Running a function on several local processes over loopback, for the homework's tests
+(day 8, section 3: the homework builds the ring taught there).
 
 :func:`run_ranks` starts one process per rank (forked, or spawned with the function pickled by
 value, so it works on functions defined in a notebook), joins them into a gloo process group over

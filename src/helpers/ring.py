@@ -1,4 +1,4 @@
-"""An all-reduce written by hand as a ring, and the bytes it really sends (day 8).
+"""An all-reduce written by hand as a ring, and the bytes it really sends (day 8, section 3).
 
 * :func:`ring_all_reduce`: the sum over all ranks, from point-to-point ``isend``/``irecv`` only:
   a reduce-scatter round the ring, then an all-gather;

@@ -1,15 +1,17 @@
-"""Communication against compute, and what more processes buy: the numbers of day 8.
+"""Communication against compute, and what more processes buy (day 8, sections 2, 4, 5 and 8).
 
 * :func:`time_steps` and :func:`interleaved`: seconds per step, measured on every rank together
   (a barrier first), variants in a shuffled order that is the same on every rank;
-* :func:`communication_split`: a DDP step split into compute and the communication it waits for,
-  and :func:`communication_verdict` in words;
-* :func:`scaling` / :func:`scaling_verdict`: strong and weak scaling, speed-up and efficiency;
+* :func:`communication_split`: a DDP step split into compute and the communication it waits for
+  (section 4);
+* :func:`scaling` and :class:`Contention`: strong and weak scaling, speed-up and efficiency, and
+  whether the processes slowed each other's compute (section 5);
 * :func:`effective_batch` and :func:`scaled_lr`: the batch behind each step, and the learning-rate
-  rule that goes with it;
-* :func:`memory_per_gpu`: what ZeRO / FSDP sharding saves per GPU.
+  rule that goes with it (section 2);
+* :func:`memory_per_gpu`: what ZeRO / FSDP sharding saves per GPU (section 8).
 
-Latency and bandwidth (the α-β model) are in :mod:`helpers.links`. Used on day 8.
+Latency and bandwidth (the α-β model) are in :mod:`helpers.links`. This module computes; what
+the numbers mean, the lesson says (:mod:`helpers.day08`).
 
 >>> effective_batch(32, world_size=8, accumulation=2), scaled_lr(0.1, base_batch=256, batch=1024)
 (512, 0.4)
@@ -23,8 +25,7 @@ from dataclasses import dataclass
 
 import torch
 
-from helpers import narration
-from helpers.i18n import N_, _, word
+from helpers.i18n import N_
 from helpers.timing import Measurement, timed
 
 # --- Timing steps, communication against compute, scaling ------------------------------------
@@ -85,46 +86,6 @@ def communication_split(compute: float, ddp: float, allreduce: float) -> dict[st
     }
 
 
-def communication_verdict(name: str, split: dict[str, float]) -> str:
-    """Which dominates the step of model ``name``: computing or waiting for communication.
-
-    >>> communication_verdict("wide", communication_split(0.010, 0.011, 0.004))[:44]
-    'The wide model: communication is 9% of each '
-    """
-    share, exposed, allreduce = split["share"], split["exposed"], split["allreduce"]
-    if share >= 0.5:
-        kind = _("**communication-bound**: more processes make each step slower, not faster")
-    elif share >= 0.2:
-        kind = _(
-            "communication is a large part: fewer, larger all-reduces (bigger batches) pay off"
-        )
-    else:
-        kind = _("**compute-bound**: the all-reduce costs little next to the arithmetic")
-    if exposed > allreduce:
-        overlap = _(
-            "The step waited longer than one all-reduce of all the gradients takes "
-            "alone ({allreduce_ms:.2f} ms): overlapping hid nothing, and the other "
-            "{other_ms:.2f} ms are not the all-reduce itself: DDP's own work "
-            "around it, or processes slowing each other's compute."
-        ).format(allreduce_ms=allreduce * 1e3, other_ms=(exposed - allreduce) * 1e3)
-    else:
-        hidden = split["hidden"] / allreduce if allreduce > 0 else 0.0
-        overlap = _(
-            "Overlapping the all-reduce with the backward pass hid {hidden:.0%} of it."
-        ).format(hidden=hidden)
-    return _(
-        "The {name} model: communication is {share:.0%} of each step "
-        "({exposed_ms:.2f} of {step_ms:.2f} ms); {kind}. {overlap}"
-    ).format(
-        name=word(name),
-        share=share,
-        exposed_ms=exposed * 1e3,
-        step_ms=split["ddp"] * 1e3,
-        kind=kind,
-        overlap=overlap,
-    )
-
-
 @dataclass(frozen=True)
 class Scaling:
     """One scaling measurement: ``processes`` processes against one."""
@@ -169,113 +130,25 @@ def scaling(kind: str, processes: int, one: float, many: float, rows: int) -> Sc
     return Scaling(kind, processes, one, many, rows, rows_many)
 
 
-SHARED_CORES = 1.15
-"""Compute that takes this many times as long beside the other processes as alone: they slow
-each other (shared cores, memory, caches); below it, the difference is read as none."""
+@dataclass(frozen=True)
+class Contention:
+    """The same compute beside the other processes and alone: did they slow each other?"""
 
+    rows: int
+    """Rows per step, in each process."""
+    beside: float
+    """Seconds per step of compute only (DDP's all-reduce off), the other processes computing."""
+    alone: float
+    """Seconds per step of the same rows in one process, alone.
 
-def scaling_verdict(s: Scaling, contention: float | None = None) -> str:
-    """What a scaling measurement says, in words that depend on the numbers. ``contention``: how
-    many times as long the same compute took beside the other processes as alone (when measured).
-
-    >>> scaling_verdict(scaling("weak", 2, 0.1, 0.25, 256))[:60]
-    'Weak scaling, 2 processes: 0.80× the throughput of one proce'
+    >>> round(Contention(128, beside=0.050, alone=0.030).ratio, 2)
+    1.67
     """
-    if contention is None:
-        lost = _("the loss is communication, or processes slowing each other's compute")
-    elif contention > SHARED_CORES:
-        lost = _(
-            "the loss is communication and shared cores (compute: {contention:.2f}× alone)"
-        ).format(contention=contention)
-    else:
-        lost = _(
-            "the loss is communication (compute beside the others: {contention:.2f}× alone)"
-        ).format(contention=contention)
-    if s.kind == "strong":
-        head = _(
-            "Strong scaling, {processes} processes: {speedup:.2f}× the throughput "
-            "of one process (efficiency {efficiency:.0%})"
-        )
-    else:
-        head = _(
-            "Weak scaling, {processes} processes: {speedup:.2f}× the throughput of "
-            "one process (efficiency {efficiency:.0%})"
-        )
-    head = head.format(processes=s.processes, speedup=s.speedup, efficiency=s.efficiency)
-    if s.speedup < 1:
-        return _(
-            "{head}: **slower than one process**: it loses more than the split work saves; {lost}."
-        ).format(head=head, lost=lost)
-    if s.efficiency > 1.1:
-        return _(
-            "{head}: **above the ideal**, more than N times one process's "
-            "throughput from N processes: the one-process run was slowed (noise, "
-            "or data that fits the caches of N processes but not of one); repeat "
-            "it before reading it."
-        ).format(head=head)
-    if s.efficiency >= 0.9:
-        return _("{head}: **near-perfect** scaling.").format(head=head)
-    if s.efficiency >= 0.6:
-        return _("{head}: **useful but lossy**; {lost}.").format(head=head, lost=lost)
-    return _(
-        "{head}: **poor**, under 60% of the ideal; the split of a step into "
-        "compute and communication says how much of the loss is the all-reduce."
-    ).format(head=head)
 
-
-def difference_verdict(difference, a: str, b: str) -> str:
-    """A paired difference of seconds per step (``helpers.stats.paired_difference``), in ms.
-
-    >>> from helpers.stats import paired_difference
-    >>> d = paired_difference([0.012, 0.013, 0.012], [0.010, 0.011, 0.010])
-    >>> for part in difference_verdict(d, "x", "y").split(": "):
-    ...     print(part)
-    x minus y, per step
-    +2.00 ms (95% interval +2.00 ms to +2.00 ms)
-    the interval excludes zero, so x is slower.
-    """
-    a, b = word(a), word(b)
-    said = _("{a} minus {b}, per step: {value}: {zero}").format(
-        a=a,
-        b=b,
-        value=narration.interval(difference, 1e3, " ms", 2),
-        zero=narration.zero(difference),
-    )
-    if not difference.distinguishable:
-        return _("{said}; no difference shows.").format(said=said)
-    return _("{said}, so {slower} is slower.").format(
-        said=said, slower=a if difference.value > 0 else b
-    )
-
-
-def contention_verdict(rows: int, beside: float, alone: float) -> str:
-    """Did the processes slow each other's compute? ``beside``: seconds per step of compute
-    only, with the other processes computing too; ``alone``: the same rows in one process.
-
-    >>> contention_verdict(128, 0.050, 0.030).split(": ")[1]
-    '1.67× as long'
-    """
-    ratio = beside / alone
-    head = _(
-        "Even without communication, computing {rows} rows took "
-        "{beside_ms:.1f} ms per step beside the other processes, against "
-        "{alone_ms:.1f} ms alone"
-    ).format(rows=rows, beside_ms=beside * 1e3, alone_ms=alone * 1e3)
-    if ratio > SHARED_CORES:
-        return _(
-            "{head}: {ratio:.2f}× as long: the processes share its cores, memory and caches."
-        ).format(head=head, ratio=ratio)
-    if ratio < 1 / SHARED_CORES:
-        return _(
-            "{head}: {ratio:.2f}× as long, faster beside the others than alone, "
-            "which sharing cannot explain: one of the two was disturbed, so this "
-            "comparison says nothing about contention."
-        ).format(head=head, ratio=ratio)
-    return _(
-        "{head}: about the same ({ratio:.2f}×), so the processes hardly slowed "
-        "each other's compute; what the extra process loses goes to "
-        "communication."
-    ).format(head=head, ratio=ratio)
+    @property
+    def ratio(self) -> float:
+        """How many times as long the compute took beside the others as alone."""
+        return self.beside / self.alone
 
 
 # --- Habits: batch size and learning rate ----------------------------------------------------

@@ -1,4 +1,5 @@
-"""Starting ``torchrun`` from a notebook or a test: a subprocess with a timeout (day 8).
+"""Starting ``torchrun`` from a notebook or a test: a subprocess with a timeout
+(day 8, sections 1, 6 and 7).
 
 Processes spawned inside a Jupyter kernel break on pickling and process groups, so the lesson
 starts PyTorch's own launcher, ``torchrun`` (``python -m torch.distributed.run``), as a
