@@ -2,7 +2,7 @@ import pandas as pd
 import pytest
 import torch
 
-from helpers import copies
+from helpers import copies, day02
 
 
 def test_pieces_per_run_fills_the_pool_up_to_a_cap():
@@ -65,8 +65,26 @@ STAYS = [(1024, 5e-6), (2**20, 2.9e-4), (2**26, 0.0195)]
 PEAK_AT_LARGEST = [(1024, 5e-6), (2**20, 3.5e-4), (2**26, 0.0173)]
 
 
+def findings(part):
+    return day02.variant_findings(copies.copy_curve(part))
+
+
+def finding(table, kind):
+    pair = copies.allocation_pair(table)
+    return None if pair is None else day02.allocation_finding(pair, kind)
+
+
+def test_a_variants_curve_holds_the_figures_the_findings_read():
+    curve = copies.copy_curve(frame("v", FALLS))
+    assert (curve.fixed_s, curve.quickest_bytes, curve.peak_bytes) == (5e-6, 1024, 2**20)
+    assert (curve.smallest_bytes, curve.largest_bytes, curve.pieces) == (1024, 2**26, 65536)
+    assert not curve.peak_at_largest and curve.largest_share == pytest.approx(2.237 / 3.616, 1e-3)
+    assert curve.best_split_s == pytest.approx(64 * 2.9e-4)
+    assert curve.pieces_ratio == pytest.approx(65536 * 5e-6 / 0.030)
+
+
 def test_findings_when_throughput_falls_above_the_peak():
-    first, pieces, above = copies.variant_findings(frame("v", FALLS))
+    first, pieces, above = findings(frame("v", FALLS))
     assert "5.0 µs (the 1,024-byte one)" in first
     assert "peaks at 3.6 GB/s (at 1,048,576 bytes)" in first
     assert "65,536 copies of 1,024" in pieces and "the best size here, 18.6 ms" in pieces
@@ -74,12 +92,13 @@ def test_findings_when_throughput_falls_above_the_peak():
 
 
 def test_findings_when_throughput_stays_near_the_peak():
-    *_, above = copies.variant_findings(frame("v", STAYS))
+    *_, above = findings(frame("v", STAYS))
+    assert copies.copy_curve(frame("v", STAYS)).largest_share >= day02.PEAK_HOLDS
     assert "stays within 20 % of the peak" in above
 
 
 def test_findings_when_the_largest_copy_is_the_fastest():
-    found = copies.variant_findings(frame("v", PEAK_AT_LARGEST))
+    found = findings(frame("v", PEAK_AT_LARGEST))
     assert len(found) == 2
     assert found[1].endswith("(17.3 ms), the best size here.")
     assert "**18.9×**" in found[1]
@@ -92,13 +111,15 @@ def test_allocation_finding_on_each_device():
             frame("CPU memory, clone() allocates", [(1024, 9e-6), (2**26, 0.129)]),
         ]
     )
-    cpu = copies.allocation_finding(table, "cpu")
+    pair = copies.allocation_pair(table)
+    assert (pair.bytes, pair.alloc_s, pair.plain_s) == (2**26, 0.129, 0.0195)
+    cpu = finding(table, "cpu")
     assert "**129.00 ms**" in cpu and "**19.50 ms** (6.6×)" in cpu and "page fault" in cpu
     gpu = table.replace(
         {"variant": {"CPU memory, clone() allocates": "host -> MPS, .to() allocates"}}
     )
-    assert "caching allocator" in copies.allocation_finding(gpu, "mps")
-    assert copies.allocation_finding(frame("CPU memory, copy_ into a buffer", STAYS), "cpu") is None
+    assert "caching allocator" in finding(gpu, "mps")
+    assert copies.allocation_pair(frame("CPU memory, copy_ into a buffer", STAYS)) is None
 
 
 @pytest.mark.parametrize(
@@ -110,7 +131,7 @@ def test_allocation_finding_on_each_device():
     ],
 )
 def test_allocation_note_names_what_this_device_and_system_do(kind, system, says):
-    note = copies.allocation_note(kind, system)
+    note = day02.allocation_note(kind, system)
     assert says in note
     assert ("glibc" in note) == (kind == "cpu" and system == "Linux")
 
@@ -124,10 +145,8 @@ def test_allocation_note_names_what_this_device_and_system_do(kind, system, says
     ],
 )
 def test_streams_say_whether_the_copy_overlapped(one, two, words, monkeypatch):
-    from helpers.copies import streams_finding
-
     monkeypatch.setenv("COURSE_LANG", "en")
-    assert words in streams_finding(one, two, "cpu")
+    assert words in day02.streams_finding(one, two, "cpu")
 
 
 def test_every_variant_has_a_chinese_name_and_the_findings_use_it(monkeypatch):
@@ -145,7 +164,7 @@ def test_every_variant_has_a_chinese_name_and_the_findings_use_it(monkeypatch):
             frame("CPU memory, clone() allocates", [(1024, 9e-6), (2**26, 0.129)]),
         ]
     )
-    first = copies.variant_findings(table[table["variant"].str.contains("copy_")])[0]
+    first = findings(table[table["variant"].str.contains("copy_")])[0]
     assert first.startswith("**CPU 内存，copy_ 进已有缓冲区**")
-    allocation = copies.allocation_finding(table, "cpu")
+    allocation = finding(table, "cpu")
     assert "*CPU 内存，clone() 新分配缓冲区*" in allocation and "allocates" not in allocation

@@ -13,8 +13,10 @@ from helpers import (
     compiled,
     copies,
     crossover,
-    day08,
-    device_notes,
+    day01,
+    day02,
+    day03,
+    day04,
     gpu,
     hardware,
     links,
@@ -23,12 +25,10 @@ from helpers import (
     memory,
     narration,
     observation,
-    preprocessing,
     roofline,
     scaling,
     stats,
     takeoff,
-    topology,
     utilisation,
 )
 
@@ -68,8 +68,8 @@ FINDINGS = {
     ),
     "price": lambda: narration.price(stats.fit_affine([0, 10, 20, 30], [5.0, 5.1, 5.25, 5.3])),
     "line": lambda: narration.line(LINE),
-    "device_notes": lambda: device_notes.mismatch_note("cpu") + device_notes.readback_note("cuda"),
-    "device_notes.moved": lambda: device_notes.parameter_move_note(False, "meta"),
+    "device_notes": lambda: day02.mismatch_note("cpu") + day02.readback_note("cuda"),
+    "device_notes.moved": lambda: day03.parameter_move_note(False, "meta"),
     "hardware.card_line": lambda: hardware.card_line(CARD),
     "hardware.card_line_one_thread": lambda: hardware.card_line(CARD | {"torch_threads": 1}),
     "distributed.identical": lambda: narration.same_weights(
@@ -81,9 +81,9 @@ FINDINGS = {
     "distributed.different": lambda: narration.same_weights(
         3e-3, 1e-5, "the 8 stacked copies and the 8 trained alone"
     ),
-    "preprocessing": lambda: preprocessing.code_note("thal", "rises"),
-    "copies": lambda: " ".join(copies.variant_findings(_copies_table())),
-    "copies.allocation": lambda: copies.allocation_note("cpu", "Linux"),
+    "preprocessing": lambda: day04.code_note("thal", "rises"),
+    "copies": lambda: " ".join(day02.variant_findings(copies.copy_curve(_copies_table()))),
+    "copies.allocation": lambda: day02.allocation_note("cpu", "Linux"),
     "memory": lambda: memory.accumulation_verdict(410e6, 120e6, 4, "cuda"),
     "many_models": lambda: many_models.batching_verdict(64, LESSON, BATCHED),
     "many_models.sharing": lambda: many_models.sharing_verdict(1, 64, 0.010, 0.022),
@@ -105,20 +105,14 @@ FINDINGS = {
         20000,
         1_000_000,
     ),  # fmt: skip
-    "scaling": lambda: day08.scaling_verdict(scaling.scaling("weak", 2, 0.1, 0.25, 256)),
-    "scaling.contention": lambda: day08.contention_verdict(scaling.Contention(128, 0.050, 0.030)),
-    "scaling.communication": lambda: day08.communication_verdict(
+    "scaling": lambda: scaling.scaling_verdict(scaling.scaling("weak", 2, 0.1, 0.25, 256)),
+    "scaling.contention": lambda: scaling.contention_verdict(128, 0.050, 0.030),
+    "scaling.communication": lambda: scaling.communication_verdict(
         "wide", scaling.communication_split(0.010, 0.011, 0.004)
     ),
-    "links": lambda: day08.link_fit_text(FIT),
-    "day08.sampler": lambda: day08.sampler_finding(
-        rows=5, ranks=2, per_rank=3, twice=1, distinct=5, changes=True
-    ),
-    "day08.memory": lambda: day08.memory_fits(
-        scaling.memory_per_gpu(7.5e9, 64), billions=7.5, gpus=64, recipe="mixed precision + Adam"
-    ),
-    "topology": lambda: topology.smt_sentence({2: 8, 1: 8}),
-    "gpu": lambda: gpu.gpu_tier("NVIDIA GeForce RTX 4090", 24)[1],
+    "links": lambda: links.link_fit_text(FIT),
+    "topology": lambda: day01.smt_sentence({2: 8, 1: 8}),
+    "gpu": lambda: day01.tier_reason(gpu.gpu_tier("NVIDIA GeForce RTX 4090", 24)),
 }  # fmt: skip
 
 

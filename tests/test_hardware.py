@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from helpers import cpu, hardware, topology
+from helpers import cpu, day01, hardware, topology
 
 
 def test_card_on_this_machine(no_gpu):
@@ -223,7 +223,7 @@ def test_threads_from_sysfs_counts_cores_by_their_threads(tmp_path):
 def test_threads_per_core_and_its_sentence(physical, logical, sysfs, layout, says):
     found = topology.threads_per_core(physical, logical, sysfs)
     assert found == layout
-    assert says in topology.smt_sentence(found)
+    assert says in day01.smt_sentence(found)
 
 
 def test_cpu_info_on_a_hybrid_cpu_says_the_cores_differ(monkeypatch):
@@ -248,5 +248,5 @@ def test_blas_library_from_the_build_settings(config, blas):
 
 
 def test_memory_note_gives_both_units():
-    note = hardware.memory_note(85_520_809_984, "NVIDIA H100 80GB HBM3")
+    note = day01.memory_note(85_520_809_984, "NVIDIA H100 80GB HBM3")
     assert "85.5 GB" in note and "79.6 GiB" in note

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from helpers import hardware, nvml
+from helpers import day01, hardware, nvml
 
 # name, total_memory (bytes), compute capability, SMs, L2 (bytes): as PyTorch reports these cards.
 CARDS = {
@@ -94,7 +94,10 @@ def test_gpu_info_for_real_cards(fake_gpus, card, arch, tier, l2):
     assert info["compute_capability"] == f"{major}.{minor}"
     assert info["multiprocessors"] == sms
     assert info["l2_cache"] == l2
-    assert info["tier"] == tier and info["tier_reason"]
+    assert info["tier"].tier == tier and str(info["tier"]) == tier
+    (row,) = day01.gpu_rows([info])
+    assert row["tier"] == tier and row["tier_reason"].startswith("the name contains")
+    assert list(row).index("tier_reason") == list(row).index("tier") + 1
     assert info["memory_total_gb"] == round(memory / 1e9, 1)
     assert info["memory_total_gib"] == round(memory / 2**30, 1)
     assert info["memory_free_gb"] == round(memory / 2 / 1e9, 1)
@@ -105,7 +108,8 @@ def test_an_unknown_card_says_so_instead_of_guessing(fake_gpus):
     fake_gpus("future")
     (info,) = hardware.gpu_info()
     assert info["architecture"].startswith("unknown (compute capability 14.0")
-    assert info["tier"] == "data centre" and "unknown name; 300 GB" in info["tier_reason"]
+    assert info["tier"].tier == "data centre" and info["tier"].line is None
+    assert "unknown name; 300 GB" in day01.gpu_rows([info])[0]["tier_reason"]
     assert info["l2_cache"] is None
 
 
@@ -114,6 +118,11 @@ def test_several_gpus_are_all_listed(fake_gpus):
     assert [g["name"] for g in hardware.gpu_info()] == ["NVIDIA H100 80GB HBM3", "Tesla T4"]
     sections = set(hardware.report().index.get_level_values("section"))
     assert {"GPU 0", "GPU 1", "CPU", "PyTorch"} <= sections
+    assert hardware.report().loc[("GPU 1", "tier"), "value"] == "data centre"
+    gpus = hardware.gpu_info()
+    shown = hardware.report(day01.gpu_rows(gpus))
+    assert "a data-centre product line" in shown.loc[("GPU 1", "tier_reason"), "value"]
+    assert [g["index"] for g in gpus] == [0, 1]  # the rows handed in are left as they were
 
 
 def test_card_labels_results_with_the_gpu(fake_gpus):
@@ -188,11 +197,28 @@ def test_architecture_outside_the_table_is_unknown(capability):
     ],
 )
 def test_gpu_tier_from_the_name(name, tier):
-    assert hardware.gpu_tier(name, 24)[0] == tier
+    assert hardware.gpu_tier(name, 24).tier == tier
+
+
+@pytest.mark.parametrize(
+    ("name", "memory", "reason"),
+    [
+        ("NVIDIA H100 80GB HBM3", 80, "the name contains 'H100', a data-centre product line"),
+        ("Quadro RTX 8000", 48, "the name contains 'Quadro', a workstation line"),
+        ("NVIDIA GeForce RTX 4090", 24, "the name contains 'GeForce', a consumer (gaming) line"),
+        ("Some GPU", 40, "unknown name; 40 GB of memory is data-centre sized"),
+        ("Some GPU", 39.4, "unknown name; 39 GB of memory is consumer sized (a guess)"),
+    ],
+)
+def test_day_1_says_why_a_card_has_its_tier(name, memory, reason, monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "en")
+    found = hardware.gpu_tier(name, memory)
+    assert (found.memory_gb, found.threshold_gb) == (memory, hardware.DATA_CENTRE_GB)
+    assert day01.tier_reason(found) == reason
 
 
 def test_day_1_says_what_it_found_for_each_kind_of_gpu(monkeypatch):
-    from helpers.gpu import found_note
+    from helpers.day01 import found_note
 
     monkeypatch.setenv("COURSE_LANG", "en")
     assert found_note("cuda") == []  # the table of the cards says it

@@ -4,7 +4,7 @@ from types import ModuleType
 
 import pytest
 
-from helpers import nvml
+from helpers import day01, nvml
 from helpers.live import LiveView, Sampler
 
 
@@ -91,9 +91,16 @@ def test_live_view_updates_while_the_block_runs_and_stops_after():
     assert label.value == f"{readings:.1f} GB of 80.0"
     history = view.history
     assert history["seconds"].iloc[0] == 0 and history["seconds"].is_monotonic_increasing
-    summary = view.summary()
-    assert f"{readings} readings" in summary
+    found = view.summary()
+    assert found.readings == readings and found.cpu_percent == 10.0
+    assert list(found.figures) == [
+        "process_memory_gb", "gpu0_memory_used_gb", "gpu0_utilization_percent"
+    ]  # fmt: skip
+    assert found.figures["gpu0_memory_used_gb"] == readings  # the peak
+    summary = day01.live_summary(found)
+    assert summary.startswith(f"{readings} readings over ")
     assert "GPU0 busy 50% on average" in summary and f"peak gpu0 memory used {readings}" in summary
+    assert summary.endswith("process CPU 10% on average (100% = one CPU kept busy)")
 
 
 def test_live_view_rejects_a_bad_interval():

@@ -119,7 +119,7 @@ def test_the_loop_shown_on_day_0_is_the_helper_s_loop(iris, record_every):
 
 
 def test_a_loop_by_hand_is_said_to_record_the_same_losses_or_different_ones(monkeypatch):
-    from helpers.training import same_losses
+    from helpers.day00 import same_losses
 
     monkeypatch.setenv("COURSE_LANG", "en")
     losses = [1.0986, 1.0412, 0.9873]
@@ -131,7 +131,8 @@ def test_a_loop_by_hand_is_said_to_record_the_same_losses_or_different_ones(monk
 
 
 def test_the_training_notes_carry_the_run_s_numbers(monkeypatch):
-    from helpers.training import TrainResult, loss_note, trained_note
+    from helpers.day00 import loss_note, trained_note
+    from helpers.training import TrainResult
 
     monkeypatch.setenv("COURSE_LANG", "en")
     result = TrainResult([1.0986, 0.0521], [0, 1960], 0.91, 0.0498, "cpu")

@@ -10,7 +10,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 
 from helpers.data import HEART_FEATURES, load_heart
-from helpers.preprocessing import CATEGORICAL, HeartPreprocessor, code_note, rate_trend
+from helpers.day04 import code_note
+from helpers.preprocessing import CATEGORICAL, HeartPreprocessor, rate_trend
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +175,7 @@ def test_rate_trend_and_why_codes_are_one_hot(rates, trend, says):
 
 
 def test_the_base_rate_names_the_majority_to_guess(monkeypatch):
-    from helpers.preprocessing import base_rate_note
+    from helpers.day04 import base_rate_note
 
     monkeypatch.setenv("COURSE_LANG", "en")
     assert "guessing 'no disease' is right 54%" in base_rate_note(139 / 303)  # the Cleveland data

@@ -1,4 +1,5 @@
-"""What a copy costs (day 2): copies timed into buffers that already exist, over distinct pieces.
+"""What a copy costs (day 2, section 5): copies timed into buffers that already exist, over distinct
+pieces.
 
 Two traps make a copy benchmark measure something else than copying:
 
@@ -13,17 +14,19 @@ Two traps make a copy benchmark measure something else than copying:
   timed run copies a pool larger than the caches (64 MiB) as distinct pieces, back to back, and
   the time per copy is the run's time divided by the number of pieces: what a loop moving many
   batches pays. Small pieces stop at 4096 per run, going round the pool from run to run.
+
+:func:`measure_copies` times them; :func:`copy_curve` and :func:`allocation_pair` pick out of its
+table the figures the lesson reads (what they say is :mod:`helpers.day02`'s).
 """
 
 from __future__ import annotations
 
-import mmap
-import platform
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import torch
 
-from helpers.i18n import N_, _, word
+from helpers.i18n import N_
 
 POOL_BYTES = 64 * 2**20
 """The smallest pool the pieces are cut from (larger than the caches of most CPUs)."""
@@ -80,7 +83,7 @@ class CopyPools:
 
     def variants(self, n_bytes: int) -> dict[str, Callable[[], object]]:
         """The copies compared at one size, each a function that copies one run's pieces, by
-        name (English: the names are the table's keys; :func:`helpers.messages.word` shows them
+        name (English: the names are the table's keys; :func:`helpers.i18n.word` shows them
         in the course's language)."""
         sources, targets = _pieces(self.host, n_bytes), _pieces(self.target, n_bytes)
         pinned = _pieces(self.pinned, n_bytes) if self.pinned is not None else sources
@@ -121,36 +124,6 @@ class CopyPools:
             "CPU memory, copy_ into a buffer": into(sources),
             N_("CPU memory, clone() allocates"): allocating(),
         }
-
-
-def allocation_note(device_type: str, system: str | None = None) -> str:
-    """Why the allocating variant differs from ``copy_`` on this kind of device (and, for the
-    CPU, this operating system: ``platform.system()`` unless ``system`` is given).
-
-    >>> allocation_note("cuda").startswith("PyTorch keeps freed GPU memory")
-    True
-    """
-    if device_type in ("cuda", "mps"):
-        return _(
-            "PyTorch keeps freed GPU memory in its caching allocator and hands it "
-            "out again, so after the first runs a new buffer on the GPU costs "
-            "little; what differs is mostly the copy itself."
-        )
-    system = system or platform.system()
-    library = (
-        _(
-            "glibc, Linux's C library, hands blocks above its threshold (128 KiB, "
-            "rising to at most 32 MiB as large blocks are freed) straight to the "
-            "kernel"
-        )
-        if system == "Linux"
-        else _("the C library hands large blocks straight to the operating system")
-    )
-    return _(
-        "On the CPU a large new buffer is fresh memory: {library}, and the "
-        "first write to each {page_kib} KiB page stops the copy for a page "
-        "fault."
-    ).format(library=library, page_kib=mmap.PAGESIZE // 1024)
 
 
 def measure_copies(
@@ -199,81 +172,103 @@ def measure_copies(
     return copies
 
 
-def _bytes(n: int) -> str:
-    return _("{n:,} bytes").format(n=n)
+@dataclass(frozen=True)
+class CopyCurve:
+    """One variant's rows of :func:`measure_copies`, summed up: the quickest copy (an upper bound
+    on the fixed cost every copy pays), the peak throughput, and the smallest and largest sizes."""
+
+    variant: str
+    fixed_s: float
+    """The quickest copy's median time: no copy costs less than the fixed part."""
+    quickest_bytes: int
+    peak_rate: float
+    """The highest throughput, GB/s, reached at ``peak_bytes`` in ``peak_s`` per copy."""
+    peak_bytes: int
+    peak_s: float
+    smallest_bytes: int
+    smallest_s: float
+    largest_bytes: int
+    largest_s: float
+    largest_rate: float
+    """The throughput, GB/s, at the largest size."""
+
+    @property
+    def balance_kib(self) -> float:
+        """The KiB moved at the peak rate in the fixed cost's time."""
+        return self.fixed_s * self.peak_rate * 1e9 / 1024
+
+    @property
+    def pieces(self) -> int:
+        """How many of the smallest copies hold as much as the largest."""
+        return self.largest_bytes // self.smallest_bytes
+
+    @property
+    def pieces_ratio(self) -> float:
+        """The largest size moved as that many smallest copies, over one copy's time."""
+        return self.pieces * self.smallest_s / self.largest_s
+
+    @property
+    def peak_at_largest(self) -> bool:
+        return self.peak_bytes == self.largest_bytes
+
+    @property
+    def best_split_s(self) -> float:
+        """The largest size moved in copies of the peak's size."""
+        return self.largest_bytes / self.peak_bytes * self.peak_s
+
+    @property
+    def largest_share(self) -> float:
+        """The largest size's throughput as a share of the peak."""
+        return self.largest_rate / self.peak_rate
 
 
-def variant_findings(part) -> list[str]:
-    """Sentences about one variant's rows (``bytes``, ``median_s``, ``GB/s``): the fixed cost,
-    the peak rate, many small copies against one large one, and what happens above the peak."""
-    name = word(part["variant"].iloc[0])  # the variant, in the course's language
-    quickest = part.loc[part["median_s"].idxmin()]  # no copy costs less than the fixed part
+def copy_curve(part) -> CopyCurve:
+    """The figures of one variant's rows (``variant``, ``bytes``, ``median_s``, ``GB/s``).
+
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"variant": "v", "bytes": [1024, 2**20], "median_s": [5e-6, 2.9e-4]})
+    >>> curve = copy_curve(rows.assign(**{"GB/s": rows["bytes"] / rows["median_s"] / 1e9}))
+    >>> curve.fixed_s, curve.peak_bytes, curve.pieces, round(curve.pieces_ratio, 1)
+    (5e-06, 1048576, 1024, 17.7)
+    """
+    quickest = part.loc[part["median_s"].idxmin()]
     fastest = part.loc[part["GB/s"].idxmax()]
-    fixed, rate = quickest["median_s"], fastest["GB/s"]
-    balance_kib = fixed * rate * 1e9 / 1024  # the bytes moved at the peak rate in the fixed time
-    found = [
-        _(
-            "**{name}**: no copy took less than {fixed_us:.1f} µs (the "
-            "{quickest:,}-byte one), an upper bound on the fixed cost; throughput "
-            "peaks at {rate:.1f} GB/s (at {at}). At that rate {balance_kib:,.0f} "
-            "KiB move in the fixed cost's time: copies well below that size are "
-            "mostly fixed cost."
-        ).format(
-            name=name,
-            fixed_us=fixed * 1e6,
-            quickest=int(quickest["bytes"]),
-            rate=rate,
-            at=_bytes(fastest["bytes"]),
-            balance_kib=balance_kib,
-        )
-    ]
     small, large = part.loc[part["bytes"].idxmin()], part.loc[part["bytes"].idxmax()]
-    pieces = large["bytes"] // small["bytes"]
-    said = {
-        "large": _bytes(large["bytes"]),
-        "pieces": int(pieces),
-        N_("small"): int(small["bytes"]),
-        "ratio": pieces * small["median_s"] / large["median_s"],
-        "one_ms": large["median_s"] * 1e3,
-    }
-    if fastest["bytes"] == large["bytes"]:
-        found.append(
-            _(
-                "Moving {large} as {pieces:,} copies of {small:,} would take "
-                "**{ratio:.1f}×** as long as one copy ({one_ms:,.1f} ms), the best "
-                "size here."
-            ).format(**said)
-        )
-        return found
-    best = large["bytes"] / fastest["bytes"] * fastest["median_s"]
-    found.append(
-        _(
-            "Moving {large} as {pieces:,} copies of {small:,} would take "
-            "**{ratio:.1f}×** as long as one copy ({one_ms:,.1f} ms); in copies of "
-            "{best:,}, the best size here, {best_ms:,.1f} ms."
-        ).format(best=int(fastest["bytes"]), best_ms=best * 1e3, **said)
+    return CopyCurve(
+        variant=str(part["variant"].iloc[0]),
+        fixed_s=float(quickest["median_s"]),
+        quickest_bytes=int(quickest["bytes"]),
+        peak_rate=float(fastest["GB/s"]),
+        peak_bytes=int(fastest["bytes"]),
+        peak_s=float(fastest["median_s"]),
+        smallest_bytes=int(small["bytes"]),
+        smallest_s=float(small["median_s"]),
+        largest_bytes=int(large["bytes"]),
+        largest_s=float(large["median_s"]),
+        largest_rate=float(large["GB/s"]),
     )
-    share = large["GB/s"] / rate
-    if share < 0.8:
-        found.append(
-            _(
-                "Above {at} throughput falls to {rate:.1f} GB/s at the largest size "
-                "({share:.0%} of the peak)."
-            ).format(at=_bytes(fastest["bytes"]), rate=large["GB/s"], share=share)
-        )
-    else:
-        found.append(
-            _(
-                "Above {at} throughput stays within 20 % of the peak up to the largest "
-                "size ({rate:.1f} GB/s)."
-            ).format(at=_bytes(fastest["bytes"]), rate=large["GB/s"])
-        )
-    return found
 
 
-def allocation_finding(copies, device_type: str) -> str | None:
-    """At the largest size: a copy that allocates its buffer against one into an existing buffer,
-    with why they differ on this device; ``None`` when the table has no such pair."""
+@dataclass(frozen=True)
+class AllocationPair:
+    """At the largest size: a copy that allocates its buffer beside one into an existing buffer."""
+
+    bytes: int
+    alloc: str
+    """The allocating variant's name."""
+    alloc_s: float
+    plain: str
+    """The variant that copies into an existing (pageable) buffer."""
+    plain_s: float
+
+    @property
+    def ratio(self) -> float:
+        return self.alloc_s / self.plain_s
+
+
+def allocation_pair(copies) -> AllocationPair | None:
+    """The allocating copy and the plain ``copy_`` at the table's largest size, or ``None`` when
+    the table has no such pair."""
     largest = copies[copies["bytes"] == copies["bytes"].max()]
     alloc = largest[largest["variant"].str.contains("allocates")]
     plain = largest[
@@ -281,41 +276,10 @@ def allocation_finding(copies, device_type: str) -> str | None:
     ]
     if alloc.empty or plain.empty:
         return None
-    a, p = alloc["median_s"].iloc[0], plain["median_s"].iloc[0]
-    return _(
-        "At {size}, a copy that allocates its buffer (*{alloc}*) took "
-        "**{alloc_ms:,.2f} ms**, one into an existing buffer (*{plain}*) "
-        "**{plain_ms:,.2f} ms** ({ratio:.1f}×). {note}"
-    ).format(
-        size=_bytes(int(largest["bytes"].iloc[0])),
-        alloc=word(alloc["variant"].iloc[0]),
-        alloc_ms=a * 1e3,
-        plain=word(plain["variant"].iloc[0]),
-        plain_ms=p * 1e3,
-        ratio=a / p,
-        note=allocation_note(device_type),
+    return AllocationPair(
+        bytes=int(largest["bytes"].iloc[0]),
+        alloc=str(alloc["variant"].iloc[0]),
+        alloc_s=float(alloc["median_s"].iloc[0]),
+        plain=str(plain["variant"].iloc[0]),
+        plain_s=float(plain["median_s"].iloc[0]),
     )
-
-
-def streams_finding(one_stream: float | None, two_streams: float | None, device: str) -> str:
-    """A product then a copy on one CUDA stream against the copy on a second stream (median
-    seconds), or, without them (``None``: no CUDA GPU on ``device``), why nothing was shown."""
-    if one_stream is None or two_streams is None:
-        return _(
-            "No CUDA GPU here ({device}): there are no streams to overlap, so this "
-            "cannot be shown on this machine; on an NVIDIA GPU this cell compares "
-            "one stream with two."
-        ).format(device=device)
-    said = {"one_ms": one_stream * 1e3, "two_ms": two_streams * 1e3}
-    if two_streams < 0.9 * one_stream:
-        found = _(
-            "Product then copy, one stream: **{one_ms:.2f} ms**; copy on a second "
-            "stream: **{two_ms:.2f} ms** ({ratio:.2f}x): here the copy overlapped."
-        )
-    else:
-        found = _(
-            "Product then copy, one stream: **{one_ms:.2f} ms**; copy on a second "
-            "stream: **{two_ms:.2f} ms** ({ratio:.2f}x): here the copy did not "
-            "overlap measurably."
-        )
-    return found.format(ratio=one_stream / two_streams, **said)

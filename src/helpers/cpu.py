@@ -1,4 +1,5 @@
-"""What CPU this is: its name, its microarchitecture generation and its vector extensions (day 1).
+"""What CPU this is: its name, its microarchitecture generation and its vector extensions
+(day 1, section 1).
 
 Linux's ``/proc/cpuinfo`` names the chip and gives the family and model numbers that identify its
 generation, and the feature flags that say which SIMD instructions it has; macOS answers through

@@ -1,4 +1,4 @@
-"""Choosing the device to compute on, and waiting for it.
+"""Choosing the device to compute on, and waiting for it (day 0, section 2; day 2, section 1).
 
 ``get_device()`` picks the best device this machine has: an NVIDIA (or AMD ROCm) GPU through
 CUDA, then an Apple GPU through MPS, then the CPU. Set ``COURSE_DEVICE`` (``cpu``, ``cuda``,

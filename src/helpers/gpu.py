@@ -1,19 +1,22 @@
-"""What GPU this is (day 1): NVIDIA's architecture from the compute capability, a rough tier from
-the product name, memory and multiprocessors; and the Apple GPU through MPS.
+"""What GPU this is (day 1, section 3): NVIDIA's architecture from the compute capability, a rough
+tier from the product name, memory and multiprocessors; and the Apple GPU through MPS.
 
-Everything here returns nothing when there is no GPU, and is tested with fake devices.
+Everything here returns nothing when there is no GPU, and is tested with fake devices. What day 1
+says about these figures (why a card is of its tier, memory in two units) is
+:mod:`helpers.day01`'s.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import psutil
 import torch
 
 from helpers import nvml
 from helpers.cpu import cpu_name
-from helpers.i18n import N_, _
+from helpers.i18n import N_
 from helpers.topology import binary_size
 
 GENERATIONS = {
@@ -58,38 +61,52 @@ WORKSTATION = re.compile(r"\b(Quadro|RTX A\d{4}|RTX \d{4} Ada|RTX PRO|Radeon PRO
 CONSUMER = re.compile(r"\b(GeForce|TITAN|RTX \d{4}|GTX|Radeon RX)\b")
 
 
-def gpu_tier(name: str, memory_gb: float) -> tuple[str, str]:
-    """A rough tier, ``'consumer'``, ``'workstation'`` or ``'data centre'``, and the reason.
+DATA_CENTRE_GB = 40
+"""Memory (GB) from which a card with an unknown name is taken for a data-centre one: consumer
+cards stay below it (32 GB on an RTX 5090); smaller data-centre cards (T4, L4) go by their name."""
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A GPU's rough tier and what it was read from: the product line its name contains, or
+    (``line`` is ``None``, an unknown name) its memory against :data:`DATA_CENTRE_GB`. Shown as
+    the tier's name."""
+
+    tier: str
+    """``'consumer'``, ``'workstation'`` or ``'data centre'`` (a name, shown through ``word``)."""
+    line: str | None
+    """The product line the name contains (``'GeForce'``, ``'H100'``), ``None`` when unknown."""
+    memory_gb: float
+    threshold_gb: float = DATA_CENTRE_GB
+
+    def __str__(self) -> str:
+        return self.tier
+
+
+def gpu_tier(name: str, memory_gb: float) -> Tier:
+    """A rough tier, ``'consumer'``, ``'workstation'`` or ``'data centre'``, and its evidence.
 
     Read from the product name first (NVIDIA and AMD name their lines consistently), then from the
     memory size. It is a rule of thumb, not a specification.
 
-    >>> gpu_tier("NVIDIA GeForce RTX 4090", 24)[0], gpu_tier("NVIDIA H100 80GB HBM3", 80)[0]
+    >>> gpu_tier("NVIDIA GeForce RTX 4090", 24).tier, gpu_tier("NVIDIA H100 80GB HBM3", 80).tier
     ('consumer', 'data centre')
+    >>> gpu_tier("Future GPU", 300)
+    Tier(tier='data centre', line=None, memory_gb=300, threshold_gb=40)
     """
-    if match := DATA_CENTRE.search(name):
-        return N_("data centre"), _(
-            "the name contains {line!r}, a data-centre product line"
-        ).format(line=match.group(0))
-    if match := WORKSTATION.search(name):
-        return N_("workstation"), _("the name contains {line!r}, a workstation line").format(
-            line=match.group(0)
-        )
-    if match := CONSUMER.search(name):
-        return N_("consumer"), _("the name contains {line!r}, a consumer (gaming) line").format(
-            line=match.group(0)
-        )
-    if memory_gb >= 40:
-        return "data centre", _(
-            "unknown name; {memory_gb:.0f} GB of memory is data-centre sized"
-        ).format(memory_gb=memory_gb)
-    return "consumer", _(
-        "unknown name; {memory_gb:.0f} GB of memory is consumer sized (a guess)"
-    ).format(memory_gb=memory_gb)
+    for tier, pattern in (
+        (N_("data centre"), DATA_CENTRE),
+        (N_("workstation"), WORKSTATION),
+        (N_("consumer"), CONSUMER),
+    ):
+        if match := pattern.search(name):
+            return Tier(tier, match.group(0), memory_gb)
+    return Tier("data centre" if memory_gb >= DATA_CENTRE_GB else "consumer", None, memory_gb)
 
 
 def gpu_info() -> list[dict]:
-    """One dict per CUDA (or ROCm) GPU; an empty list when there is none."""
+    """One dict per CUDA (or ROCm) GPU; an empty list when there is none. Its ``tier`` is a
+    :class:`Tier` (shown as its name; :func:`helpers.day01.gpu_rows` adds the reason)."""
     if not torch.cuda.is_available():
         return []
     driver = nvml.driver_version()
@@ -98,7 +115,6 @@ def gpu_info() -> list[dict]:
         props = torch.cuda.get_device_properties(index)
         free, total = torch.cuda.mem_get_info(index)
         memory_gb = props.total_memory / 1e9
-        tier, reason = gpu_tier(props.name, memory_gb)
         rocm = getattr(props, "gcnArchName", None) if torch.version.hip else None
         gpus.append(
             {
@@ -115,8 +131,7 @@ def gpu_info() -> list[dict]:
                 "l2_cache": binary_size(str(l2))
                 if (l2 := getattr(props, "L2_cache_size", 0))
                 else None,
-                N_("tier"): tier,
-                "tier_reason": reason,
+                N_("tier"): gpu_tier(props.name, memory_gb),
                 "driver": driver,
                 "cuda_runtime": torch.version.cuda or torch.version.hip,
             }
@@ -136,33 +151,3 @@ def mps_info() -> dict | None:
     if hasattr(torch.mps, "recommended_max_memory"):
         info["recommended_max_gb"] = round(torch.mps.recommended_max_memory() / 1e9, 1)
     return info
-
-
-def memory_note(total_bytes: int, name: str) -> str:
-    """The same memory in both units: GB (10^9 bytes, the tables' unit) and GiB (2^30 bytes).
-
-    >>> note = memory_note(80 * 2**30, "an '80 GB' card")
-    >>> "85.9 GB" in note, "80.0 GiB" in note
-    (True, True)
-    """
-    return _(
-        "{name}: {n:,} bytes, {gb:.1f} GB (10^9 bytes, the unit of the tables "
-        "here) or {gib:.1f} GiB (2^30 bytes)."
-    ).format(name=name, n=total_bytes, gb=total_bytes / 1e9, gib=total_bytes / 2**30)
-
-
-def found_note(kind: str) -> list[str]:
-    """What day 1 says about the GPU it found: ``kind`` is ``'cuda'`` (the table says it all),
-    ``'mps'`` or ``'none'``.
-
-    >>> found_note("none")[0]
-    '**No GPU here** (no CUDA, ROCm or MPS device): the course runs on the CPU.'
-    """
-    if kind == "cuda":
-        return []
-    if kind == "mps":
-        return [_("**Apple GPU (MPS)** found:")]
-    return [
-        _("**No GPU here** (no CUDA, ROCm or MPS device): the course runs on the CPU."),
-        _("The table below shows what the same reading says about some well-known cards."),
-    ]

@@ -1,7 +1,9 @@
-"""What this machine is: the CPU, what PyTorch sees, and the GPU, as one report and one card.
+"""What this machine is: the CPU, what PyTorch sees, and the GPU, as one report and one card
+(day 1, sections 2 and 6).
 
 A timing means little without the hardware it was measured on, so every result the course shows or
-stores carries :func:`card`, a short description. Day 1 reads the whole :func:`report`.
+stores carries :func:`card`, a short description. Day 1 reads the whole :func:`report`; what it
+says about the figures is :mod:`helpers.day01`'s.
 
 The parts live in their own modules, one idea each: :mod:`helpers.cpu` (what CPU this is),
 :mod:`helpers.topology` (cores, threads, caches, usable CPUs) and :mod:`helpers.gpu` (CUDA and MPS
@@ -39,13 +41,13 @@ from helpers.device import get_device
 from helpers.gpu import (
     CONSUMER,
     DATA_CENTRE,
+    DATA_CENTRE_GB,
     GENERATIONS,
     WORKSTATION,
+    Tier,
     architecture,
-    found_note,
     gpu_info,
     gpu_tier,
-    memory_note,
     mps_info,
 )
 from helpers.i18n import N_, catalog, language, word
@@ -53,20 +55,18 @@ from helpers.topology import (
     binary_size,
     cache_sizes,
     cpu_list,
-    smt_sentence,
     threads_from_sysfs,
     threads_per_core,
     usable_cpus,
 )
 
 __all__ = [
-    "ARM_PARTS", "ARM_VECTOR", "CONSUMER", "DATA_CENTRE", "GENERATIONS", "INTEL_MODELS",
-    "WORKSTATION", "X86_VECTOR", "amd_generation", "architecture", "binary_size", "blas_library",
-    "cache_sizes", "card", "card_line", "cpu_info", "cpu_list", "cpu_name", "found_note",
-    "gpu_info", "gpu_tier", "memory_note", "microarchitecture", "mps_info", "parse_cpuinfo",
-    "report", "smt_sentence",
-    "threads_from_sysfs", "threads_per_core", "torch_build", "torch_info", "usable_cpus",
-    "vector_extensions",
+    "ARM_PARTS", "ARM_VECTOR", "CONSUMER", "DATA_CENTRE", "DATA_CENTRE_GB", "GENERATIONS",
+    "INTEL_MODELS", "WORKSTATION", "X86_VECTOR", "Tier", "amd_generation", "architecture",
+    "binary_size", "blas_library", "cache_sizes", "card", "card_line", "cpu_info", "cpu_list",
+    "cpu_name", "gpu_info", "gpu_tier", "microarchitecture", "mps_info", "parse_cpuinfo",
+    "report", "threads_from_sysfs", "threads_per_core", "torch_build", "torch_info",
+    "usable_cpus", "vector_extensions",
 ]  # fmt: skip
 
 # --- CPU -----------------------------------------------------------------------------------------
@@ -160,10 +160,12 @@ def torch_info() -> dict:
 # --- Reports -------------------------------------------------------------------------------------
 
 
-def report() -> pd.DataFrame:
+def report(gpus: list[dict] | None = None) -> pd.DataFrame:
     """Everything above as one table, indexed by (section, item), for day 1. The items are the
     keys of the dictionaries above; show it with :func:`helpers.show.localised` for the values'
-    words in the course's language."""
+    words in the course's language. ``gpus``: the GPUs' rows to show (default :func:`gpu_info`;
+    day 1 passes them through :func:`helpers.day01.gpu_rows`, which adds why each has its tier).
+    """
     rows = []
     cpu = cpu_info()
     caches = cpu.pop("caches")
@@ -171,10 +173,10 @@ def report() -> pd.DataFrame:
     rows += [("CPU", key, value) for key, value in cpu.items()]
     rows += [("CPU", f"cache {label}", size) for label, size in caches.items()]
     rows += [("PyTorch", key, value) for key, value in torch_info().items()]
-    gpus = gpu_info()
+    gpus = gpu_info() if gpus is None else gpus
     for gpu in gpus:
-        section = f"GPU {gpu.pop('index')}"
-        rows += [(section, key, value) for key, value in gpu.items()]
+        section = f"GPU {gpu['index']}"
+        rows += [(section, key, value) for key, value in gpu.items() if key != "index"]
     if (mps := mps_info()) is not None:
         rows += [("Apple GPU (MPS)", key, value) for key, value in mps.items()]
     if not gpus and mps is None:

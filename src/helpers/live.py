@@ -1,5 +1,5 @@
 """Watching memory and utilisation while something runs: a small live view, like
-``nvidia-smi -l 1`` inside the notebook.
+``nvidia-smi -l 1`` inside the notebook (day 1, section 5; day 2, section 7).
 
 On a machine with an NVIDIA driver it reads every GPU's memory and utilisation through NVML
 (the library behind ``nvidia-smi``, via the ``nvidia-ml-py`` package). Without one it says so and
@@ -8,6 +8,7 @@ shows this process's CPU use and memory instead (and, on a Mac, the memory MPS h
     with LiveView() as view:
         train(...)               # the bars update while this runs
     view.history                 # every reading, as a DataFrame
+    view.summary()               # their length and peaks (helpers.day01.live_summary says them)
 
 Used on day 1 (watching a workload) and day 2 (watching training). NVML itself is set up in
 :mod:`helpers.nvml`, which the hardware report shares.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 
 import pandas as pd
 import psutil
@@ -63,11 +65,25 @@ class Sampler:
         return row
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What a live view saw (:meth:`LiveView.summary`)."""
+
+    readings: int
+    seconds: float
+    """From the first reading to the last."""
+    figures: dict[str, float]
+    """By column of :attr:`LiveView.history`, in its order: a GPU's mean utilisation (%) for
+    ``gpu<n>_utilization_percent``, the peak (GB) for a memory reading."""
+    cpu_percent: float
+    """This process's mean CPU use (100 % = one CPU kept busy)."""
+
+
 class LiveView:
     """Bars for memory and utilisation that update every ``interval`` seconds while a block runs.
 
     Use it as a context manager around the code to watch. The readings are kept in
-    :attr:`history`; :meth:`summary` describes them in one line.
+    :attr:`history`; :meth:`summary` sums them up.
     """
 
     def __init__(self, interval: float = 0.5, sampler=None) -> None:
@@ -157,33 +173,22 @@ class LiveView:
             table["seconds"] -= table["seconds"].iloc[0]
         return table
 
-    def summary(self) -> str:
-        """The readings in one line: how long, how many, and the peaks."""
+    def summary(self) -> Summary:
+        """The readings in brief: how many, over how long, the GPUs' mean utilisation, the peak
+        of each memory reading, and this process's mean CPU use."""
         table = self.history
-        parts = [
-            _("{n} readings over {seconds:.1f} s").format(
-                n=len(table), seconds=table["seconds"].iloc[-1]
-            )
-        ]
+        figures = {}
         for key in table.columns:
             if key.endswith("_utilization_percent"):
-                gpu = key.split("_")[0].upper()
-                parts.append(
-                    _("{gpu} busy {percent:.0f}% on average").format(
-                        gpu=gpu, percent=table[key].mean()
-                    )
-                )
+                figures[key] = float(table[key].mean())
             elif key.endswith(("_memory_used_gb", "_memory_gb", "_allocated_gb")):
-                parts.append(
-                    _("peak {what} {gb:.2f} GB").format(what=reading_name(key), gb=table[key].max())
-                )
-        cpu = table["process_cpu_percent"].mean()
-        parts.append(
-            _("process CPU {percent:.0f}% on average (100% = one CPU kept busy)").format(
-                percent=cpu
-            )
+                figures[key] = float(table[key].max())
+        return Summary(
+            readings=len(table),
+            seconds=float(table["seconds"].iloc[-1]),
+            figures=figures,
+            cpu_percent=float(table["process_cpu_percent"].mean()),
         )
-        return _("; ").join(parts)
 
 
 def reading_name(column: str, lang: str | None = None) -> str:

@@ -1,4 +1,5 @@
-"""Preprocessing the Heart Disease data: the lesson's ``HeartPreprocessor``.
+"""Preprocessing the Heart Disease data: the lesson's ``HeartPreprocessor`` (day 4, sections 3, 4
+and 7).
 
 Used as in the lesson, an instance is called like a function::
 
@@ -9,8 +10,9 @@ Used as in the lesson, an instance is called like a function::
 It is also a scikit-learn transformer (``fit``, ``transform``, ``fit_transform``,
 ``get_feature_names_out``; usable in a ``Pipeline``; picklable), built on scikit-learn's own
 ``SimpleImputer``, ``StandardScaler`` and ``OneHotEncoder``. Day 4 builds it and its homework
-compares a learner's class with it. Its error messages are in the course's language
-(:mod:`helpers.messages`, catalog names ``preprocessing.error.*``).
+compares a learner's class with it. Its error messages are in the course's language. How the
+disease rate moves with a column's codes is :func:`rate_trend`; why that calls for one-hot
+encoding is :func:`helpers.day04.code_note`.
 
 >>> from helpers.data import HEART_FEATURES, load_heart
 >>> X = load_heart()[HEART_FEATURES]
@@ -35,7 +37,7 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from helpers.data import HEART_FEATURES
-from helpers.i18n import N_, _, word
+from helpers.i18n import N_, _
 
 CATEGORICAL = ("cp", "restecg", "slope", "thal")
 """Columns whose numbers are codes for categories (chest pain type 1-4, ...), not quantities."""
@@ -64,31 +66,6 @@ def rate_trend(rates: pd.Series) -> str:
     if rates.is_monotonic_decreasing:
         return N_("falls")
     return N_("goes up and down")
-
-
-def code_note(column: str, trend: str) -> str:
-    """Why ``column``, a column of codes, is one-hot encoded, given how the disease rate moves
-    with its code (:func:`rate_trend`)."""
-    codes = f"`{column}` ({word(CODES[column])})" if column in CODES else f"`{column}`"
-    if trend == "goes up and down":
-        return _(
-            "{codes}: the disease rate goes up and down with the code, so no "
-            "single weight on the code can follow it; one-hot encoding gives each "
-            "code its own column and weight."
-        ).format(codes=codes)
-    if trend == "rises":
-        return _(
-            "{codes}: the disease rate rises with the code, so one weight could "
-            "follow its direction, but only as if the codes were evenly spaced "
-            "quantities. They are labels: the gaps between them mean nothing, so "
-            "each code gets its own column and weight all the same."
-        ).format(codes=codes)
-    return _(
-        "{codes}: the disease rate falls with the code, so one weight could "
-        "follow its direction, but only as if the codes were evenly spaced "
-        "quantities. They are labels: the gaps between them mean nothing, so "
-        "each code gets its own column and weight all the same."
-    ).format(codes=codes)
 
 
 class HeartPreprocessor(TransformerMixin, BaseEstimator):
@@ -225,27 +202,3 @@ class HeartPreprocessor(TransformerMixin, BaseEstimator):
                 ).format(columns=", ".join(empty))
             )
         return features
-
-
-def base_rate_note(rate: float) -> str:
-    """The share of patients with the disease, and the score of always guessing the majority:
-    the floor every model must beat.
-
-    >>> base_rate_note(0.46)
-    "**46%** of patients have heart disease, so always guessing 'no disease' is right 54% of the \
-time: every model below must beat that."
-    """
-    said = {"rate": rate, "right": max(rate, 1 - rate)}
-    return (
-        _(
-            "**{rate:.0%}** of patients have heart disease, so always guessing "
-            "'disease' is right {right:.0%} of the time: every model below must "
-            "beat that."
-        )
-        if rate > 0.5
-        else _(
-            "**{rate:.0%}** of patients have heart disease, so always guessing 'no "
-            "disease' is right {right:.0%} of the time: every model below must "
-            "beat that."
-        )
-    ).format(**said)

@@ -1,9 +1,10 @@
-"""How a CPU is laid out (day 1): cores and their hardware threads, caches, and the CPUs this
-process may use.
+"""How a CPU is laid out (day 1, section 1): cores and their hardware threads, caches, and the CPUs
+this process may use.
 
 A logical CPU is a hardware thread. Most cores run one or two; on hybrid chips (Intel's performance
 and efficiency cores) some cores run two and others one, so logical CPUs divided by cores does not
-say how many threads a core runs: Linux's topology files do.
+say how many threads a core runs: Linux's topology files do (:func:`threads_per_core`; what it
+means in words is :func:`helpers.day01.smt_sentence`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from collections import Counter
 from pathlib import Path
 
 from helpers.cpu import sysctl
-from helpers.i18n import _
 
 
 def binary_size(text: str) -> str:
@@ -126,28 +126,3 @@ def threads_per_core(
     if logical < 2 * physical:
         return {2: logical - physical, 1: 2 * physical - logical}
     return None
-
-
-def smt_sentence(layout: dict[int, int] | None) -> str:
-    """One sentence on how many hardware threads the cores run (day 1)."""
-    if not layout:
-        return _("How many hardware threads each core runs could not be read on this machine.")
-    if len(layout) > 1:
-        parts = [
-            _("{cores} run {threads}").format(cores=cores, threads=threads)
-            for threads, cores in sorted(layout.items(), reverse=True)
-        ]
-        joined = _(" and ").join(parts)
-        return _(
-            "The cores differ: of {cores} cores, {parts} hardware thread(s) each "
-            "(a hybrid CPU, such as Intel's performance and efficiency cores), so "
-            "logical CPUs divided by cores is not the threads of any one core."
-        ).format(cores=sum(layout.values()), parts=joined)
-    ((threads, _cores),) = layout.items()
-    if threads == 1:
-        return _("Each core runs one hardware thread here, so logical CPUs and cores are the same.")
-    return _(
-        "Each core runs {threads} hardware threads (simultaneous "
-        "multithreading, 'hyper-threading'), so {threads} logical CPUs share "
-        "one core's arithmetic units."
-    ).format(threads=threads)

@@ -1,9 +1,11 @@
-"""The lesson's training loop, and the one SGD step every training loop of the course takes.
+"""The lesson's training loop, and the one SGD step every training loop of the course takes
+(day 0, section 4).
 
 :func:`sgd_step` is one step: zero the gradients, forward, cross-entropy loss, backward, update.
 :func:`train` is the lesson's loop around it: full batch (every epoch sees all training rows at
 once), plain SGD with learning rate 0.01, and an optional ``losses.append(loss.item())`` every
-``record_every`` epochs, the line whose cost day 5 measures. Used on days 0, 2, 5, 6 and 7.
+``record_every`` epochs, the line whose cost day 5 measures. Used on days 0, 2, 4, 5, 6 and 7 (what
+day 0 says about a run is :mod:`helpers.day00`'s).
 """
 
 from __future__ import annotations
@@ -117,41 +119,3 @@ def train(
     result.seconds = watch.seconds
     result.final_loss = loss.item()
     return result
-
-
-def same_losses(by_hand, losses) -> str:
-    """Whether a loop written in a lesson recorded the same losses as :func:`train` (within
-    float32 rounding), as a sentence.
-
-    >>> same_losses([1.10, 0.95], [1.10, 0.95])
-    'The loop above and `train` recorded the same losses.'
-    """
-    same = len(by_hand) == len(losses) and torch.allclose(
-        torch.tensor(by_hand), torch.tensor(losses)
-    )
-    return (
-        _("The loop above and `train` recorded the same losses.")
-        if same
-        else _("The loop above and `train` recorded DIFFERENT losses.")
-    )
-
-
-def trained_note(result: TrainResult, epochs: int) -> str:
-    """How long ``epochs`` epochs of :func:`train` took, in all and per epoch."""
-    return _(
-        "Trained **{epochs} epochs** on **{device}** in **{seconds:.2f} s** "
-        "({per_epoch_us:.0f} µs per epoch)."
-    ).format(
-        epochs=epochs,
-        device=result.device,
-        seconds=result.seconds,
-        per_epoch_us=result.seconds / epochs * 1e6,
-    )
-
-
-def loss_note(result: TrainResult, accuracy: float, tested: int) -> str:
-    """How far the loss fell, and the accuracy on ``tested`` test rows (three classes)."""
-    return _(
-        "The loss went from **{first:.3f}** to **{final:.3f}**; accuracy on "
-        "the {tested} test flowers is **{accuracy:.0%}** (guessing gives 33%)."
-    ).format(first=result.losses[0], final=result.final_loss, tested=tested, accuracy=accuracy)
