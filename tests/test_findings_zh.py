@@ -17,6 +17,7 @@ from helpers import (
     day02,
     day03,
     day04,
+    day08,
     gpu,
     hardware,
     links,
@@ -105,12 +106,18 @@ FINDINGS = {
         20000,
         1_000_000,
     ),  # fmt: skip
-    "scaling": lambda: scaling.scaling_verdict(scaling.scaling("weak", 2, 0.1, 0.25, 256)),
-    "scaling.contention": lambda: scaling.contention_verdict(128, 0.050, 0.030),
-    "scaling.communication": lambda: scaling.communication_verdict(
+    "scaling": lambda: day08.scaling_verdict(scaling.scaling("weak", 2, 0.1, 0.25, 256)),
+    "scaling.contention": lambda: day08.contention_verdict(scaling.Contention(128, 0.050, 0.030)),
+    "scaling.communication": lambda: day08.communication_verdict(
         "wide", scaling.communication_split(0.010, 0.011, 0.004)
     ),
-    "links": lambda: links.link_fit_text(FIT),
+    "links": lambda: day08.link_fit_text(FIT),
+    "day08.sampler": lambda: day08.sampler_finding(
+        rows=5, ranks=2, per_rank=3, twice=1, distinct=5, changes=True
+    ),
+    "day08.memory": lambda: day08.memory_fits(
+        scaling.memory_per_gpu(7.5e9, 64), billions=7.5, gpus=64, recipe="mixed precision + Adam"
+    ),
     "topology": lambda: day01.smt_sentence({2: 8, 1: 8}),
     "gpu": lambda: day01.tier_reason(gpu.gpu_tier("NVIDIA GeForce RTX 4090", 24)),
 }  # fmt: skip
