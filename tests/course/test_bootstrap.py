@@ -128,7 +128,7 @@ def test_an_unreachable_index_stops_with_the_mirror_advice(monkeypatch, capsys, 
     check = bootstrap.check_index()
     assert not check.ok and check.detail
     commands = []
-    monkeypatch.setattr(bootstrap, "_run", lambda command, cwd=None: commands.append(command))
+    monkeypatch.setattr(bootstrap, "_run", lambda command, **k: commands.append(command))
     assert bootstrap.bootstrap() == 1
     out = capsys.readouterr().out
     assert f"ERROR: the package index ({index}) did not answer" in out
@@ -146,7 +146,7 @@ def steps(monkeypatch, no_gpu):
     ran = []
     codes = {"install": 0, "doctor": 0, "output": ""}
 
-    def fake_run(command, cwd=None):
+    def fake_run(command, cwd=None, env=None):
         ran.append(command)
         return codes["doctor" if "doctor" in command else "install"]
 
@@ -341,6 +341,19 @@ def test_a_real_pip_conflict_is_read_as_one(tmp_path, monkeypatch, capsys):
         "conflict",
         ("helpers 0.1.0 depends on torch>=2.4", "The user requested (constraint) torch==2.1.0"),
     )
+
+
+def test_the_set_up_writes_utf_8_into_the_first_cells_pipe_whatever_the_locale():
+    """The first cell reads the set-up's output as UTF-8; a Chinese Windows (imitated here by
+    PYTHONIOENCODING=gbk) would write GBK, and the cell would stop on its first Chinese line."""
+    code = (
+        "from helpers.course.setup import bootstrap; child = bootstrap.speak_utf8(); "
+        "print('课程安装位置'); import os, subprocess, sys; "
+        "subprocess.run([sys.executable, '-c', 'print(\"一切就绪\")'], env={**os.environ, **child})"
+    )
+    env = {**os.environ, "PYTHONIOENCODING": "gbk"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=paths.SRC, env=env, capture_output=True)
+    assert done.stdout.decode("utf-8").split() == ["课程安装位置", "一切就绪"], done.stderr
 
 
 # -- the edition's language ----------------------------------------------------------------------
@@ -673,9 +686,10 @@ def test_an_uploaded_zip_starts_from_the_chinese_day_0_in_chinese(tmp_path):
         for k, v in os.environ.items()
         if k not in ("PYTHONPATH", "COURSE_ROOT", "COURSE_LANG", "JPY_SESSION_NAME")
     }
+    environ["PYTHONIOENCODING"] = "gbk"  # as a Chinese Windows writes into a pipe
     done = subprocess.run(
         [python, "-c", readme_cell()], cwd=notebook_folder, env=environ,
-        capture_output=True, text=True, timeout=300, encoding="utf-8",
+        capture_output=True, text=True, timeout=300, encoding="gbk", errors="replace",
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout

@@ -212,8 +212,9 @@ def index_url(python: str = sys.executable, environ=None) -> str:
         [python, "-m", "pip", "config", "list"],
         capture_output=True,
         text=True,
-        env=environ,
+        env={**environ, **UTF8},
         encoding="utf-8",
+        errors="replace",
     ).stdout
     found = re.findall(r"^\S*\.index-url='([^']*)'$", listed, flags=re.M)
     return found[-1] if found else DEFAULT_INDEX
@@ -233,8 +234,9 @@ def check_index(python: str = sys.executable, timeout: int = INDEX_TIMEOUT_S) ->
     start = time.perf_counter()
     try:
         done = subprocess.run(
-            command, capture_output=True, text=True, timeout=timeout + 30, encoding="utf-8"
-        )
+            command, capture_output=True, text=True, timeout=timeout + 30, encoding="utf-8",
+            errors="replace", env={**os.environ, **UTF8},
+        )  # fmt: skip
     except subprocess.TimeoutExpired:
         return IndexCheck(False, time.perf_counter() - start, "no answer")
     seconds = time.perf_counter() - start
@@ -338,9 +340,27 @@ def _say(text: str = "") -> None:
     print(text, flush=True)  # before a child process writes to the same stream
 
 
-def _run(command: list[str], cwd: Path | None = None) -> int:
+UTF8 = {"PYTHONIOENCODING": "utf-8"}
+"""What a Python child needs to write UTF-8 into a pipe whatever the locale (a Chinese Windows
+writes GBK otherwise)."""
+
+
+def speak_utf8() -> dict[str, str]:
+    """Write UTF-8 when the output goes to a pipe (the first cell reads it as UTF-8, whatever the
+    locale); a terminal keeps its own encoding. Returns what a child Python writing to the same
+    output needs in its environment."""
+    if sys.stdout.isatty():
+        return {}
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8")
+    return dict(UTF8)
+
+
+def _run(command: list[str], cwd: Path | None = None, env: dict | None = None) -> int:
     """Run a command whose messages the learner reads as they come; its exit status."""
-    return subprocess.run(command, cwd=cwd).returncode
+    return subprocess.run(command, cwd=cwd, env={**os.environ, **(env or {})}).returncode
 
 
 def _pip(command: list[str]) -> tuple[int, str]:
@@ -352,7 +372,7 @@ def _pip(command: list[str]) -> tuple[int, str]:
         text=True,
         encoding="utf-8",
         errors="replace",
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        env={**os.environ, **UTF8},
     )
     seen = []
     assert process.stdout is not None
@@ -503,6 +523,7 @@ def _install(python: str, root: Path, torch: Torch) -> bool:
 def bootstrap(python: str = sys.executable, root: Path | None = None) -> int:
     """Install the course into this environment next to its PyTorch; 0 when ready."""
     root = root or paths.ROOT
+    child = speak_utf8()
     lang = edition_language()
     if lang and not os.environ.get("COURSE_LANG", "").strip():
         os.environ["COURSE_LANG"] = lang  # this command and the doctor after it speak it
@@ -537,7 +558,7 @@ def bootstrap(python: str = sys.executable, root: Path | None = None) -> int:
             root=root, lessons=root / "notebooks"
         )
     )
-    return _run([python, "-m", "helpers", "doctor"], cwd=root)
+    return _run([python, "-m", "helpers", "doctor"], cwd=root, env=child)
 
 
 # -- the first cell ------------------------------------------------------------------------------
