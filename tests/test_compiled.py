@@ -1,4 +1,5 @@
-"""Compiled variants priced end to end: compile time (cold and warm cache), break-even, advice."""
+"""Compiled variants priced end to end: compile time (cold and warm cache), break-even, the fastest
+end to end (day 5 says which to use: tests/test_day05.py)."""
 
 import math
 import os
@@ -39,24 +40,26 @@ def test_end_to_end_prices_the_whole_training():
     assert "never" in compiled.styled(never).to_html()
 
 
-def test_advice_follows_the_table():
+def test_the_fastest_end_to_end_follows_the_table():
     table = compiled.end_to_end(EPOCH, COLD, WARM, 20_000, baseline="lesson loop")
-    text = compiled.advice(table, 20_000, 1_000_000)
-    cold, warm = text.split("; ")
     # Cold: 21.7 s of compiling is more than the 20,000 epochs save over the hand-written step.
-    assert "**hand-written step** for 20,000 epochs (3.0 s in all)" in cold
-    assert "**amortised** for 1,000,000" in cold
+    name, seconds = compiled.fastest_end_to_end(table, 20_000, "cold")
+    assert name == "hand-written step" and seconds == pytest.approx(3.0)
+    assert compiled.fastest_end_to_end(table, 1_000_000, "cold")[0] == "amortised"
     # Warm: 3 s of loading still outweigh 20,000 epochs x 110 µs saved (2.2 s).
-    assert "**hand-written step** for 20,000 epochs (3.0 s in all)" in warm
-    assert "**amortised** for 1,000,000 (43 s)" in warm
+    assert compiled.fastest_end_to_end(table, 20_000, "warm")[0] == "hand-written step"
+    name, seconds = compiled.fastest_end_to_end(table, 1_000_000, "warm")
+    assert name == "amortised" and seconds == pytest.approx(43.0)
     without_step = {k: v for k, v in EPOCH.items() if k != "hand-written step"}
     table = compiled.end_to_end(without_step, COLD, WARM, 20_000, baseline="lesson loop")
-    assert "**amortised** for 20,000 epochs (3.8 s in all)" in compiled.advice(table, 20_000, 10)
+    name, seconds = compiled.fastest_end_to_end(table, 20_000, "warm")
+    assert name == "amortised" and seconds == pytest.approx(3.8)
 
 
-def test_advice_without_a_cold_measurement_says_so():
+def test_no_fastest_without_a_cold_measurement():
     table = compiled.end_to_end(EPOCH, {}, WARM, 20_000, baseline="lesson loop")
-    assert "with a cold cache: not measured in this run" in compiled.advice(table, 20_000, 10**6)
+    assert compiled.fastest_end_to_end(table, 20_000, "cold") is None
+    assert compiled.fastest_end_to_end(table, 20_000, "warm") is not None
 
 
 def test_cuda_graphs_are_a_variant_only_on_cuda():
@@ -185,5 +188,3 @@ def test_the_styled_table_shows_chinese_headers_and_names_and_keeps_its_keys(mon
     assert all(w in html for w in ("课程循环，每 100 个轮次调用一次 .item()", "手写的训练步"))
     assert "20,000 个轮次，热缓存 (s)" in html and "回本点，冷缓存（轮次）" in html
     assert "hand-written step" in table.index and "compile, cold cache (s)" in table.columns
-    said = compiled.advice(table, 20_000, 10**6)
-    assert "**手写的训练步**" in said and "hand-written" not in said

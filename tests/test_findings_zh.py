@@ -9,14 +9,13 @@ import pandas as pd
 import pytest
 
 from helpers import (
-    claims,
-    compiled,
     copies,
     crossover,
     day01,
     day02,
     day03,
     day04,
+    day05,
     day08,
     gpu,
     hardware,
@@ -93,11 +92,13 @@ FINDINGS = {
     "takeoff": lambda: takeoff.curve_shape("tiny", [100, 1000, 10000], [1e-3, 1.1e-3, 5e-3]),
     "crossover": lambda: crossover.judge_lesson_range(2300, 1e6, "GPU"),
     "crossover.bound": lambda: crossover.judge_lesson_bound(2300, 1e6, 6.7e-4),
-    "roofline": lambda: roofline.explain(WORK, ROOF),
-    "claims.single": lambda: claims.single_runs_say(observation.student_fit()),
-    "claims.sync": lambda: claims.judge_sync(LINE, "cpu").line(),
-    "claims.compute": lambda: claims.judge_compute_claim(2e3, 5e10, 2e-5).line(),
-    "compiled": lambda: compiled.advice(
+    "roofline": lambda: day05.roofline_point(WORK, ROOF),
+    "day05.single": lambda: day05.single_runs_say(observation.student_fit()),
+    "day05.sync": lambda: day05.verdict_lines([day05.judge_sync(LINE, device_type="cpu")]),
+    "day05.compute": lambda: day05.verdict_lines(
+        [day05.judge_compute_claim(flops=2e3, peak_flops=5e10, inside_operators=2e-5)]
+    ),
+    "compiled": lambda: day05.compile_advice(
         pd.DataFrame(
             {"µs per epoch": [150.0, 30.0], "compile, cold cache (s)": [0.0, 30.0],
              "compile, warm cache (s)": [0.0, 3.0]},
@@ -135,15 +136,15 @@ def test_each_finding_is_chinese_with_the_english_numbers(name, monkeypatch):
 
 def test_tables_and_labels_follow_the_language(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
-    line = claims.judge_sync(LINE, "cpu")
-    table = claims.verdict_table([line])
+    line = day05.judge_sync(LINE, device_type="cpu")
+    table = day05.verdict_table([line])
     assert table.index.name == "论断" and list(table.columns) == ["你的数据"]
     assert table.iloc[0, 0] == "在 CPU 上无法检验"
     assert live.Sampler.source.fget(type("S", (), {"lib": None, "mps": False})()) == (
         "没有找到 GPU 或驱动：改为显示本进程的 CPU 占用和内存"
     )
     monkeypatch.setenv("COURSE_LANG", "en")
-    assert claims.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"
+    assert day05.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"
 
 
 @pytest.mark.parametrize(

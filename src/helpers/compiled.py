@@ -1,4 +1,5 @@
-"""Compiled training steps, priced end to end: compile time counted, cold and warm cache (day 5).
+"""Compiled training steps, priced end to end: compile time counted, cold and warm cache (day 5,
+section 9).
 
 ``torch.compile`` makes each epoch cheaper but costs seconds before the first one: tens with an
 empty cache (a fresh machine, a first run), a few with a warm one (the cache a previous run
@@ -9,11 +10,12 @@ filled). Whether it pays depends on how many epochs follow:
   with a given cache folder: an empty one for a cold cache, the same one again for a warm cache;
 * :func:`end_to_end` prices a whole training (compile plus epochs) for each variant, and
   :func:`break_even` the epochs after which a compiled variant overtakes a baseline;
-* :func:`advice` says which variant to use for a training of a given length, from that table;
+* :func:`fastest_end_to_end` finds the variant to use for a training of a given length, from that
+  table;
 * :func:`graphs_skipped` counts the times Inductor declined to use CUDA graphs;
 * :func:`build_problem` says why ``torch.compile`` cannot build C++ here, when a folder it
-  builds against has a space in its path, and :func:`first_call` compiles one function or says
-  why not.
+  builds against has a space in its path, and :func:`first_call` compiles one function (the
+  fused chain of the roofline: (day 5, section 8)) or says why not.
 
 >>> break_even(compile_s=20.0, epoch_s=50e-6, baseline_epoch_s=550e-6)
 40000.0
@@ -38,7 +40,7 @@ import pandas as pd
 import torch
 
 from helpers import loops, paths
-from helpers.i18n import N_, _, pgettext, word
+from helpers.i18n import N_, _, pgettext
 from helpers.show import localised
 
 MakeStep = Callable[[], loops.Step]
@@ -273,39 +275,20 @@ def styled(table: pd.DataFrame):
     return localised(table, "{:,.1f}", na_rep=missing).format(epochs, subset=even)
 
 
-def advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:
-    """Which variant to use for a training of ``epochs`` epochs (with a cold and a warm cache)
-    and for one of ``long_epochs``, from :func:`end_to_end`'s table: the fastest end to end."""
-    per_epoch = table["µs per epoch"] / 1e6
-    lines = []
-    missing = {
-        "cold": _("with a cold cache: not measured in this run"),
-        "warm": _("with a warm cache: not measured in this run"),
-    }
-    advice = {
-        "cold": _(
-            "with a cold cache, **{short}** for {epochs:,} epochs ({short_s:.1f} s "
-            "in all) and **{long}** for {long_epochs:,} ({long_s:,.0f} s)"
-        ),
-        "warm": _(
-            "with a warm cache, **{short}** for {epochs:,} epochs ({short_s:.1f} s "
-            "in all) and **{long}** for {long_epochs:,} ({long_s:,.0f} s)"
-        ),
-    }
-    for cache in ("cold", "warm"):
-        compile_s = table[f"compile, {cache} cache (s)"]
-        if compile_s.isna().any():
-            lines.append(missing[cache])
-            continue
-        short = (compile_s + epochs * per_epoch).idxmin()
-        long = (compile_s + long_epochs * per_epoch).idxmin()
-        said = {
-            "short": word(short),
-            "epochs": epochs,
-            "short_s": (compile_s + epochs * per_epoch)[short],
-            "long": word(long),
-            "long_epochs": long_epochs,
-            "long_s": (compile_s + long_epochs * per_epoch)[long],
-        }
-        lines.append(advice[cache].format(**said))
-    return _("Fastest end to end, compile included: {lines}.").format(lines=_("; ").join(lines))
+def fastest_end_to_end(table: pd.DataFrame, epochs: int, cache: str) -> tuple[str, float] | None:
+    """The variant of :func:`end_to_end`'s table that trains ``epochs`` epochs soonest, compile
+    included, with a ``'cold'`` or ``'warm'`` cache, and the seconds it takes in all; ``None``
+    when that cache's compile times were not measured.
+
+    >>> table = end_to_end({"eager": 150e-6, "compiled": 30e-6}, {"compiled": 30.0},
+    ...                    {"compiled": 3.0}, 20_000, baseline="eager")
+    >>> [(name, round(s, 1)) for name, s in (fastest_end_to_end(table, 20_000, "warm"),
+    ...                                      fastest_end_to_end(table, 10**6, "cold"))]
+    [('eager', 3.0), ('compiled', 60.0)]
+    """
+    compile_s = table[f"compile, {cache} cache (s)"]
+    if compile_s.isna().any():
+        return None
+    whole = compile_s + epochs * table["µs per epoch"] / 1e6
+    best = whole.idxmin()
+    return best, float(whole[best])

@@ -1,4 +1,5 @@
-"""Day 5's training loops: the lesson's loop, and faster ones that compute the same losses (day 5).
+"""Day 5's training loops: the lesson's loop, and faster ones that compute the same losses (day 5,
+sections 6 and 9).
 
 All of them train an ``IrisMLP``-shaped network (``fc1``, ReLU, ``fc2``) full batch with plain SGD
 and cross-entropy, so their losses can be compared epoch by epoch (``tests/test_loops.py`` does).

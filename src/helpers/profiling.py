@@ -1,4 +1,5 @@
-"""Where the time of a step goes, operator by operator: the PyTorch profiler, summarised (day 5).
+"""Where the time of a step goes, operator by operator: the PyTorch profiler, summarised (day 5,
+sections 1 and 7).
 
 :func:`profile_ops` runs a function once under ``torch.profiler`` and returns one row per operator:
 how often it ran, how many of those calls did arithmetic themselves (each would be a kernel launch

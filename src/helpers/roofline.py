@@ -1,4 +1,4 @@
-"""Overhead, bandwidth or compute: which limit a workload meets on this device (day 5).
+"""Overhead, bandwidth or compute: which limit a workload meets on this device (day 5, section 8).
 
 Every loop is held back by one of three things (Horace He, "Making Deep Learning Go Brrrr From
 First Principles"):
@@ -11,16 +11,19 @@ A *roofline* draws what a device can reach: achieved FLOP/s against *arithmetic 
 per byte moved). The slanted roof is bandwidth times intensity, the flat one the peak; they meet at
 the *ridge*. A workload's point sits under the roof; how far under says how much of its time is
 neither arithmetic nor memory traffic. :func:`measure_peak_flops` and :func:`measure_bandwidth`
-measure the two roofs on the learner's device; :func:`regime` names the limit from the numbers.
-The roofs are best cases (a large matrix product, a plain copy): real operators reach a fraction of
-them, so a workload counts as overhead-bound only when the roofs account for less than a quarter
-of its time.
+measure the two roofs on the learner's device (day 7 measures them again to price utilisation:
+(day 7, section 1)); :func:`regime` names the limit from the numbers. The roofs are best cases (a
+large matrix product, a plain copy): real operators reach a fraction of them, so a workload counts
+as overhead-bound only when the roofs account for less than a quarter of its time
+(:data:`ROOF_SHARE`). This module computes; what a point means, the lesson says
+(:mod:`helpers.day05`).
 
 A roof holds only in the regime it was measured in. Bandwidth depends on where the bytes live:
 a copy that fits in the last-level cache runs faster than one that streams from memory, so
 :func:`measure_roof` copies as many bytes as the workload it is for moves, with the same threads,
 and labels the roof ``cache`` or ``memory`` (:func:`memory_level`). A point above its roof means the
-roof was measured too low for it; :func:`explain` says so instead of printing more than 100 %.
+roof was measured too low for it; :func:`above_roof` names that roof, so that a lesson can say so
+instead of printing more than 100 %.
 
 >>> roof = Roof(peak_flops=100e9, bandwidth=10e9)
 >>> roof.ridge  # FLOPs per byte where the two roofs meet
@@ -46,6 +49,12 @@ from helpers.i18n import N_, _, label, plot_language, word
 from helpers.timing import benchmark
 
 REGIMES = (N_("compute-bound"), N_("bandwidth-bound"), N_("overhead-bound"))
+"""The limits a workload can meet, as :func:`regime` names them."""
+ROOF_SHARE = 0.25
+"""The share of a workload's time the roofs must account for (arithmetic at the peak, or memory
+traffic at full bandwidth) for it to count as compute- or bandwidth-bound: the roofs are best
+cases (a large matrix product, a plain copy) that real operators reach a fraction of, so below a
+quarter the time is mostly neither, and the workload is overhead-bound."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +89,7 @@ class Roof:
 class Workload:
     """One measured piece of work: its FLOPs, the bytes it moves, and its measured time. The
     ``name`` stays as given (English in the lessons); sentences and plots show it through
-    :func:`helpers.messages.word`."""
+    :func:`helpers.i18n.word`."""
 
     name: str
     flops: float
@@ -131,7 +140,7 @@ def memory_level(nbytes: float, cache: int | None) -> str:
     return N_("cache") if cache is not None and nbytes <= cache / 2 else "memory"
 
 
-def regime(work: Workload, roof: Roof, share: float = 0.25) -> str:
+def regime(work: Workload, roof: Roof, share: float = ROOF_SHARE) -> str:
     """Which limit ``work`` meets on ``roof``: ``'compute-bound'``, ``'bandwidth-bound'`` or
     ``'overhead-bound'``.
 
@@ -149,69 +158,30 @@ def regime(work: Workload, roof: Roof, share: float = 0.25) -> str:
     return "compute-bound" if arithmetic >= memory else "bandwidth-bound"
 
 
-def _time(seconds: float) -> str:
-    for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds * 1e9:.3g} ns"
-
-
 def above_roof(work: Workload, roof: Roof) -> str | None:
-    """Why ``work`` sits above ``roof``, naming the roof that was too low; ``None`` when it is
-    under it (a roof is an upper bound only in the regime it was measured in)."""
+    """Which roof ``work`` sits above: ``'bandwidth'`` (the slanted one, where it is the lower
+    roof: the copy that measured it moved bytes slower than this workload did) or ``'flat'`` (the
+    measured peak, where that is the lower one); ``None`` when it is under its roof (a roof is an
+    upper bound only in the regime it was measured in).
+
+    >>> above_roof(Workload("fast copy", flops=1e6, bytes=1e6, seconds=50e-6), Roof(100e9, 10e9))
+    'bandwidth'
+    """
     if work.achieved <= roof.attainable(work.intensity):
         return None
-    if work.intensity * roof.bandwidth < roof.peak_flops:
-        return _(
-            "above the bandwidth roof ({roof}), so that roof was too low for it: "
-            "this workload moved its bytes faster than the copy that measured the "
-            "roof (data reused from a cache nearer the core, or a "
-            "better-vectorised loop than the copy's). Read the point as at the "
-            "roof, not beyond it"
-        ).format(roof=roof.label)
-    return _(
-        "above the flat roof ({roof}), so the measured peak was too low for "
-        "it: its arithmetic ran faster than the matrix product that measured "
-        "the peak (another shape, or more threads). Read the point as at the "
-        "roof, not beyond it"
-    ).format(roof=roof.label)
+    return "bandwidth" if work.intensity * roof.bandwidth < roof.peak_flops else "flat"
 
 
-def explain(work: Workload, roof: Roof, share: float = 0.25) -> str:
-    """One sentence on where ``work`` sits under the roof and what limits it; a point above its
-    roof is said to be so, with the roof that was too low, instead of a share above 100 %."""
-    found = regime(work, roof, share)
-    arithmetic, memory = roof.arithmetic_seconds(work), roof.memory_seconds(work)
-    reach = work.achieved / roof.attainable(work.intensity)
-    where = above_roof(work, roof) or _(
-        "{reach:.1%} of what the roof ({roof}) allows at that intensity"
-    ).format(reach=reach, roof=roof.label)
-    head = _(
-        "**{name}**: {intensity:.3g} FLOPs per byte, {gflops:.3g} GFLOP/s, "
-        "{where}. Of its {seconds}, arithmetic at the peak would take "
-        "{arithmetic} and the memory traffic {memory}"
-    ).format(
-        name=word(work.name),
-        intensity=work.intensity,
-        gflops=work.achieved / 1e9,
-        where=where,
-        seconds=_time(work.seconds),
-        arithmetic=_time(arithmetic),
-        memory=_time(memory),
-    )
-    if found == "overhead-bound":
-        rest = 1 - max(arithmetic, memory) / work.seconds
-        return _(
-            "{head}: **{found}**, {rest:.1%} of the time is neither: overhead "
-            "(Python, dispatch, launches, allocation, waits)."
-        ).format(head=head, found=word(found), rest=rest)
-    if found == "compute-bound":
-        return _("{head}: **{found}**, the arithmetic takes most of the time.").format(
-            head=head, found=word(found)
-        )
-    return _("{head}: **{found}**, moving the bytes takes most of the time.").format(
-        head=head, found=word(found)
-    )
+def reach(work: Workload, roof: Roof) -> float:
+    """The share of what ``roof`` allows at ``work``'s intensity that it achieved (above 1 for a
+    point above its roof: :func:`above_roof`)."""
+    return work.achieved / roof.attainable(work.intensity)
+
+
+def overhead_share(work: Workload, roof: Roof) -> float:
+    """The share of ``work``'s time that is neither arithmetic at the peak nor memory traffic at
+    full bandwidth: what an overhead-bound workload spends on Python, dispatch, launches, waits."""
+    return 1 - max(roof.arithmetic_seconds(work), roof.memory_seconds(work)) / work.seconds
 
 
 def measure_peak_flops(
@@ -307,7 +277,9 @@ def fused_chain():
     return torch.compile(elementwise_chain, fullgraph=True)
 
 
-def draw(roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, share: float = 0.25):
+def draw(
+    roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, share: float = ROOF_SHARE
+):
     """The roofline on log-log axes, with each workload as a point marked by its regime.
 
     ``roof`` is one roof for all workloads, or one per workload (each measured in its regime):

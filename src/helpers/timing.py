@@ -1,4 +1,4 @@
-"""Timing on any device: the course's one timing module.
+"""Timing on any device: the course's one timing module (day 5, section 3).
 
 GPU work is queued and runs later, so a clock read right after ``model(x)`` measures only the
 queueing. Every measurement here synchronises the device before it reads the clock.
@@ -11,7 +11,7 @@ queueing. Every measurement here synchronises the device before it reads the clo
   number of threads set explicitly.
 
 Per-operator breakdowns are in :mod:`helpers.profiling`, and what the numbers mean (intervals,
-fits, verdicts) in :mod:`helpers.stats`. Used on days 2, 5, 6 and 7.
+fits) in :mod:`helpers.stats`. Used on days 1, 2, 5, 6 and 7.
 """
 
 from __future__ import annotations

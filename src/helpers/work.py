@@ -1,9 +1,9 @@
-"""The work of one training step: counted (FLOPs, bytes) and timed (days 5, 6 and 7).
+"""The work of one training step: counted (FLOPs, bytes) and timed (day 5, sections 1 and 8).
 
 A full-batch SGD step of an ``mlp(widths)`` on ``rows`` rows does a known amount of arithmetic
 and moves a known number of bytes; dividing them by the step's time gives FLOP/s and bytes/s,
-which days 5 and 7 place under the roofs and day 6 plots against rows. Every day counts with the
-same functions:
+which days 5 and 7 place under the roofs and day 6 plots against rows (day 6, section 1). Every
+day counts with the same functions:
 
 * :func:`flops_per_step`: the matrix products' floating-point operations;
 * :func:`bytes_per_step`: a rough count of the bytes moved;
