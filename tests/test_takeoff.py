@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from helpers import receipts, takeoff
+from helpers import day06, receipts, takeoff
 
 
 def test_flops_and_bytes():
@@ -39,13 +39,19 @@ def test_takeoff_finds_twice_the_overhead():
     ],
 )
 def test_curve_shape_follows_the_points(seconds, words):
-    assert words in takeoff.curve_shape("m", [100, 1000, 10000], seconds)
-    with pytest.raises(ValueError, match="increasing order"):
-        takeoff.curve_shape("m", [1000, 100], seconds[:2])
+    assert words in day06.curve_shape("m", [100, 1000, 10000], seconds)
+    with pytest.raises(ValueError, match="curve_shape.*increasing order"):
+        day06.curve_shape("m", [1000, 100], seconds[:2])
+
+
+def test_a_small_dip_is_noise_and_a_third_less_time_a_fall():
+    # 1.5 ms then 1.1 ms: less than day06.FELL apart, read as a short timing's noise
+    assert "flat at first" in day06.curve_shape("m", [100, 1000, 10000], [1.5e-3, 1.1e-3, 5e-3])
+    assert "fell from" in day06.curve_shape("m", [100, 1000, 10000], [1.5e-3, 0.9e-3, 5e-3])
 
 
 def test_takeoff_rejects_unsorted_sizes():
-    with pytest.raises(ValueError, match="increasing order"):
+    with pytest.raises(ValueError, match="takeoff.*increasing order"):
         takeoff.takeoff([10, 5], [1, 2])
 
 
@@ -119,7 +125,7 @@ def test_curve_crossover_interpolates_the_gpu_curve_on_log_log_axes():
     ],
 )
 def test_the_lesson_s_range_is_judged_by_the_crossover(pays_off, ending):
-    assert takeoff.judge_lesson_range(pays_off, 1e6, "a GPU").endswith(ending)
+    assert day06.judge_lesson_range(pays_off, largest=1e6, against="a GPU").endswith(ending)
 
 
 def test_training_estimate_takes_the_slower_of_arithmetic_and_loading():
@@ -135,7 +141,7 @@ def test_training_estimate_takes_the_slower_of_arithmetic_and_loading():
 
 
 def test_a_gpu_faster_from_the_start_is_said_so():
-    text = takeoff.judge_lesson_range(100, 1e6, "a GPU", smallest=100)
+    text = day06.judge_lesson_range(100, largest=1e6, against="a GPU", smallest=100)
     assert "faster already at the smallest size measured (100 rows)" in text
     assert text.endswith("far below the lesson's 100,000-1,000,000.")
 
@@ -177,17 +183,17 @@ def test_one_gpu_point_bounds_the_crossover_from_below():
 )
 def test_the_lesson_s_range_is_judged_by_the_bound(seconds, rows, step, ending):
     bound = takeoff.lesson_bound(_curve(seconds, rows), step)
-    text = takeoff.judge_lesson_bound(bound, max(rows), step)
+    text = day06.judge_lesson_bound(bound, largest=max(rows), step_seconds=step)
     assert text.endswith(ending), text
     assert "measured at one size only: 120 rows" in text
 
 
 def test_the_bound_s_words_say_below_or_within_the_lesson_s_range():
-    this = takeoff.judge_lesson_bound(
-        takeoff.lesson_bound(_curve(THIS_CPU), LESSON_STEP), 1e6, LESSON_STEP
+    this = day06.judge_lesson_bound(
+        takeoff.lesson_bound(_curve(THIS_CPU), LESSON_STEP), largest=1e6, step_seconds=LESSON_STEP
     )
-    server = takeoff.judge_lesson_bound(
-        takeoff.lesson_bound(_curve(SERVER_CPU), LESSON_STEP), 1e6, LESSON_STEP
+    server = day06.judge_lesson_bound(
+        takeoff.lesson_bound(_curve(SERVER_CPU), LESSON_STEP), largest=1e6, step_seconds=LESSON_STEP
     )
     assert "That bound is below the lesson's" in this
     assert "That bound is within the lesson's" in server
@@ -205,4 +211,4 @@ def test_the_gpu_side_is_this_machines_gpu_then_the_reference_then_the_lesson(
     device, reference, side, monkeypatch
 ):
     monkeypatch.setenv("COURSE_LANG", "en")
-    assert takeoff.gpu_side(device, reference) == side
+    assert day06.gpu_side(device, reference) == side

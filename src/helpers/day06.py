@@ -3,14 +3,28 @@
 What the measurements of
 ``notebooks/day06_gpu_takeoff.ipynb``
 mean, in the course's language.
+
+The numbers come from modules that only compute: time per step, the take-off point and the
+ImageNet estimate from :mod:`helpers.takeoff`, where two curves cross and what one GPU point
+bounds from :mod:`helpers.crossover`. The rules that turn them into words are here, with their
+thresholds as the constants below; a sentence with no decision in it is written in the lesson's
+cell that prints it.
+
+>>> judge_lesson_range(2300, largest=1e6, against="the reference GPU").split(": ")[1]
+"far below the lesson's 100,000-1,000,000."
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
 
 from helpers import receipts
 from helpers.i18n import N_, _
 from helpers.narration import Beside, heading
 from helpers.receipts import Shelf
+from helpers.takeoff import TAKEOFF_FACTOR, curve
 
 NAMES = (
     N_("rows"),
@@ -27,6 +41,9 @@ NAMES = (
 """The names the lesson's tables, curves and variants use: English in the data (the code indexes
 by them), shown in the course's language by :func:`helpers.show.localised` and
 :func:`helpers.i18n.word`."""
+
+
+# --- Section 1: time per step against rows, beside a GPU's receipt ------------------------------
 
 
 def beside_receipt(found: Shelf | None = None) -> Beside:
@@ -47,3 +64,165 @@ def beside_receipt(found: Shelf | None = None) -> Beside:
             ),
         )
     )
+
+
+# --- Section 2: where the curve takes off -------------------------------------------------------
+
+FELL = 1.5
+"""A point that takes less than the previous one's time divided by this, for more rows, fell (a
+third less time or more): more work cannot take less time, so something slowed the smaller point.
+Smaller dips are read as the noise of a short timing."""
+
+
+def curve_shape(name: str, rows: Sequence[float], seconds: Sequence[float]) -> str:
+    """How one measured curve of time per step looks, in words: flat at first and then rising (a
+    fixed overhead, then work), rising from the smallest size, or falling somewhere (:data:`FELL`),
+    which more work cannot do: a pause of the machine inflated the smaller point. Flat means
+    below :data:`helpers.takeoff.TAKEOFF_FACTOR` times the time at the smallest size.
+
+    >>> curve_shape("tiny", [100, 1000, 10000], [1e-3, 1.1e-3, 5e-3])
+    '**tiny**: flat at first, then rising: a fixed overhead of 1.00 ms per step, then work.'
+    >>> curve_shape("tiny", [100, 1000], [20e-3, 1e-3]).split(":")[1]
+    ' the time per step fell from 20.00 ms at 100 rows to 1.00 ms at 1,000 rows'
+    """
+    x, y = curve(rows, seconds, "curve_shape")
+    falls = np.flatnonzero(y[1:] < y[:-1] / FELL)
+    if len(falls):
+        i = int(falls[0])
+        return _(
+            "**{name}**: the time per step fell from {before_ms:.2f} ms at "
+            "{before_rows:,.0f} rows to {after_ms:.2f} ms at {after_rows:,.0f} "
+            "rows: more work cannot take less time, so something else (another "
+            "program, a pause of the machine) slowed the smaller point. Run the "
+            "sweep again before reading this curve."
+        ).format(
+            name=name,
+            before_ms=y[i] * 1e3,
+            before_rows=x[i],
+            after_ms=y[i + 1] * 1e3,
+            after_rows=x[i + 1],
+        )
+    overhead_ms = y[0] * 1e3
+    if y[-1] < TAKEOFF_FACTOR * y[0]:
+        return _(
+            "**{name}**: flat over every size measured: a fixed overhead of "
+            "{overhead_ms:.2f} ms per step, up to {rows:,.0f} rows."
+        ).format(name=name, overhead_ms=overhead_ms, rows=x[-1])
+    if y[1] < TAKEOFF_FACTOR * y[0]:
+        return _(
+            "**{name}**: flat at first, then rising: a fixed overhead of "
+            "{overhead_ms:.2f} ms per step, then work."
+        ).format(name=name, overhead_ms=overhead_ms)
+    return _(
+        "**{name}**: rising from the smallest size measured ({rows:,.0f} "
+        "rows): the work already outweighs the fixed overhead there."
+    ).format(name=name, rows=x[0])
+
+
+# --- Section 4: the lesson's estimate, answered with data ---------------------------------------
+
+LESSON_RANGE = (1e5, 1e6)
+"""The lesson's estimate: a GPU starts to pay off for a small MLP at 100,000 to 1,000,000 rows."""
+FAR_BELOW = 10
+"""A crossover more than this factor below the lesson's range is *far* below it (an order of
+magnitude: no rounding of the estimate reaches it)."""
+
+
+def gpu_side(device: str, reference_gpu: str | None) -> str:
+    """What the CPU curve is compared with: this machine's GPU (``device`` not a CPU), else the
+    reference GPU (``reference_gpu``, its label), else the lesson's one GPU run."""
+    if not device.startswith("cpu"):
+        return _("this machine's GPU ({device})").format(device=device)
+    if reference_gpu is not None:
+        return _("{gpu}").format(gpu=reference_gpu)
+    return _("the lesson's one GPU run")
+
+
+def judge_lesson_range(
+    pays_off: float | None, *, largest: float, against: str, smallest: float | None = None
+) -> str:
+    """The lesson's "100k-1M rows" (:data:`LESSON_RANGE`), read against ``pays_off``, the
+    crossover found from two curves (:func:`helpers.crossover.curve_crossover`) that cover up to
+    ``largest`` rows from ``smallest``, the CPU's against ``against`` (:data:`FAR_BELOW`)."""
+    low, high = LESSON_RANGE
+    span = _("the lesson's {low:,.0f}-{high:,.0f}").format(low=low, high=high)
+    if pays_off is None:
+        return _(
+            "Against {against}, the GPU is not faster anywhere up to "
+            "{largest:,.0f} rows measured: these curves cannot confirm {span}."
+        ).format(against=against, largest=largest, span=span)
+    where = _("Against {against}, the GPU pays off from about {rows:,.0f} rows").format(
+        against=against, rows=pays_off
+    )
+    if smallest is not None and pays_off <= smallest:
+        where = _(
+            "Against {against}, the GPU is faster already at the smallest size "
+            "measured ({rows:,.0f} rows)"
+        ).format(against=against, rows=smallest)
+    if pays_off < low / FAR_BELOW:
+        return _("{where}: far below {span}.").format(where=where, span=span)
+    if pays_off < low:
+        return _("{where}: below {span}, within a factor of ten.").format(where=where, span=span)
+    if pays_off <= high:
+        return _("{where}: within {span}.").format(where=where, span=span)
+    return _("{where}: above {span}.").format(where=where, span=span)
+
+
+def judge_lesson_bound(
+    bound: float | None, *, largest: float, step_seconds: float, rows: int = 120
+) -> str:
+    """The lesson's "100k-1M rows" (:data:`LESSON_RANGE`), read against the bound that one GPU
+    point gives (:func:`helpers.crossover.lesson_bound`: ``step_seconds`` per step at ``rows``
+    rows, a CPU curve up to ``largest`` rows): conditional words, since a single point is not a
+    curve.
+
+    >>> print(judge_lesson_bound(2300, largest=1e6, step_seconds=6.7e-4).split(". ")[1])
+    A GPU step does not get faster with more rows, so the GPU cannot pay off below about 2,300 \
+rows, where your CPU's step reaches that time
+    """
+    low, high = LESSON_RANGE
+    span = _("the lesson's {low:,.0f}-{high:,.0f} rows").format(low=low, high=high)
+    said = {"rows": rows, "step_ms": step_seconds * 1e3}
+    if bound is None:
+        head = _(
+            "The lesson's GPU was measured at one size only: {rows} rows, "
+            "{step_ms:.2f} ms per epoch (a whole loop, divided by its epochs). A "
+            "GPU step does not get faster with more rows, so the GPU cannot pay "
+            "off below {largest:,.0f} rows: your CPU's step stays faster than that "
+            "at every size measured."
+        ).format(largest=largest, **said)
+        if largest >= high:
+            return _(
+                "{head} That alone rules out {span}: the lesson's estimate is too low here."
+            ).format(head=head, span=span)
+        return _("{head} That bound is below {span}: it neither confirms nor rules it out.").format(
+            head=head, span=span
+        )
+    head = _(
+        "The lesson's GPU was measured at one size only: {rows} rows, "
+        "{step_ms:.2f} ms per epoch (a whole loop, divided by its epochs). A "
+        "GPU step does not get faster with more rows, so the GPU cannot pay "
+        "off below about {bound:,.0f} rows, where your CPU's step reaches that "
+        "time."
+    ).format(bound=bound, **said)
+    if bound > high:
+        return _(
+            "{head} That alone rules out {span}: the lesson's estimate is too low here."
+        ).format(head=head, span=span)
+    if bound >= low:
+        found = _(
+            "{head} That bound is within {span}, so it does not rule the range "
+            "out. Only if the GPU's step stayed at its {rows}-row time up to "
+            "{bound:,.0f} rows (likely for so small a network, but not measured) "
+            "would it pay off right there; a GPU curve (this machine's, or a "
+            "reference measured on a GPU) turns the bound into a measurement."
+        )
+    else:
+        found = _(
+            "{head} That bound is below {span}, so it does not rule the range out. "
+            "Only if the GPU's step stayed at its {rows}-row time up to "
+            "{bound:,.0f} rows (likely for so small a network, but not measured) "
+            "would it pay off right there; a GPU curve (this machine's, or a "
+            "reference measured on a GPU) turns the bound into a measurement."
+        )
+    return found.format(head=head, span=span, rows=rows, bound=bound)

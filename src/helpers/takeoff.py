@@ -1,14 +1,16 @@
-"""Day 6: when does a GPU take off? Time per training step against problem size (day 6; day 7
-reuses the step timing).
+"""When does a GPU take off? Time per training step against problem size (day 6, sections 1, 2
+and 4; day 7 reuses the step timing).
 
 A training step costs a fixed overhead (launching a few dozen operations, Python, autograd) plus
 time that grows with the work. :func:`sweep` measures time per step over a range of row counts for
 a few network widths (each step counted and timed by :mod:`helpers.work`); :func:`takeoff`
 finds, from the data, where the work starts to dominate the overhead; :mod:`helpers.crossover`
-finds where one device overtakes another (its names are importable from here too).
+finds where one device overtakes another (its names are importable from here too);
+:func:`training_estimate` scales the arithmetic up to ResNet-50 on ImageNet.
 
 The reference GPU curve shown to learners without a GPU is written by
 ``python -m helpers gpu-check`` on a machine with one (copied to ``data/gpu_reference.json``).
+This module computes; what the curves say, the lesson says (:mod:`helpers.day06`).
 """
 
 from __future__ import annotations
@@ -21,24 +23,16 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from helpers.crossover import (
-    LESSON_RANGE,
-    _crossing,
-    crossover,
-    curve_crossover,
-    judge_lesson_bound,
-    judge_lesson_range,
-    lesson_bound,
-)
-from helpers.i18n import N_, _, word
+from helpers.crossover import _crossing, crossover, curve_crossover, lesson_bound
+from helpers.i18n import N_, word
 from helpers.paths import GPU_REFERENCE
+from helpers.receipts import Receipt, load_all
 from helpers.work import bytes_per_step, flops_per_step, step_time
 
 __all__ = [  # where curves cross: helpers.crossover; counting and timing a step: helpers.work
-    "IMAGENET_IMAGES", "LESSON_RANGE", "MODELS", "RESNET50_FLOPS_PER_IMAGE", "TAKEOFF_FACTOR",
-    "bytes_per_step", "crossover", "curve_crossover", "curve_shape", "flops_per_step",
-    "judge_lesson_bound", "judge_lesson_range", "lesson_bound", "load_reference", "step_time",
-    "sweep", "takeoff", "training_estimate",
+    "IMAGENET_IMAGES", "MODELS", "RESNET50_FLOPS_PER_IMAGE", "TAKEOFF_FACTOR", "bytes_per_step",
+    "crossover", "curve", "curve_crossover", "flops_per_step", "lesson_bound", "load_reference",
+    "step_time", "sweep", "takeoff", "training_estimate",
 ]  # fmt: skip
 
 MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
@@ -80,8 +74,11 @@ def sweep(
     return pd.DataFrame(table)
 
 
-def _curve(rows: Sequence[float], seconds: Sequence[float], caller: str):
-    """One measured curve as two float arrays, checked: at least two sizes, increasing."""
+def curve(
+    rows: Sequence[float], seconds: Sequence[float], caller: str = "curve"
+) -> tuple[np.ndarray, np.ndarray]:
+    """One measured curve as two float arrays, checked: at least two sizes, increasing (an error
+    names ``caller``, the function that was given the curve)."""
     x, y = np.asarray(rows, dtype=float), np.asarray(seconds, dtype=float)
     if len(x) < 2 or np.any(np.diff(x) <= 0):
         raise ValueError(f"{caller}() needs at least two sizes, in increasing order")
@@ -101,57 +98,13 @@ def takeoff(
     work to be negligible). Interpolated on log-log axes between measured points; ``None`` when the
     largest size measured stays below. Below this size a step is mostly overhead; above it, mostly
     work. When the second size already takes ``factor`` times the first, the first point is work,
-    not overhead (:func:`curve_shape`: "rising from the smallest size"): the take-off is at or
-    below the smallest size, which is returned.
+    not overhead (:func:`helpers.day06.curve_shape`: "rising from the smallest size"): the
+    take-off is at or below the smallest size, which is returned.
     """
-    x, y = _curve(rows, seconds, "takeoff")
+    x, y = curve(rows, seconds, "takeoff")
     if y[1] >= factor * y[0]:
         return float(x[0])
     return _crossing(x, y, np.full_like(y, factor * y[0]))
-
-
-def curve_shape(name: str, rows: Sequence[float], seconds: Sequence[float]) -> str:
-    """How one measured curve of time per step looks, in words: flat at first and then rising (a
-    fixed overhead, then work), rising from the smallest size, or falling somewhere, which more
-    work cannot do: a pause of the machine inflated the smaller point.
-
-    >>> curve_shape("tiny", [100, 1000, 10000], [1e-3, 1.1e-3, 5e-3])
-    '**tiny**: flat at first, then rising: a fixed overhead of 1.00 ms per step, then work.'
-    >>> curve_shape("tiny", [100, 1000], [20e-3, 1e-3]).split(":")[1]
-    ' the time per step fell from 20.00 ms at 100 rows to 1.00 ms at 1,000 rows'
-    """
-    x, y = _curve(rows, seconds, "curve_shape")
-    falls = np.flatnonzero(y[1:] < y[:-1] / 1.5)  # a third less time for more rows
-    if len(falls):
-        i = int(falls[0])
-        return _(
-            "**{name}**: the time per step fell from {before_ms:.2f} ms at "
-            "{before_rows:,.0f} rows to {after_ms:.2f} ms at {after_rows:,.0f} "
-            "rows: more work cannot take less time, so something else (another "
-            "program, a pause of the machine) slowed the smaller point. Run the "
-            "sweep again before reading this curve."
-        ).format(
-            name=name,
-            before_ms=y[i] * 1e3,
-            before_rows=x[i],
-            after_ms=y[i + 1] * 1e3,
-            after_rows=x[i + 1],
-        )
-    overhead_ms = y[0] * 1e3
-    if y[-1] < TAKEOFF_FACTOR * y[0]:
-        return _(
-            "**{name}**: flat over every size measured: a fixed overhead of "
-            "{overhead_ms:.2f} ms per step, up to {rows:,.0f} rows."
-        ).format(name=name, overhead_ms=overhead_ms, rows=x[-1])
-    if y[1] < TAKEOFF_FACTOR * y[0]:
-        return _(
-            "**{name}**: flat at first, then rising: a fixed overhead of "
-            "{overhead_ms:.2f} ms per step, then work."
-        ).format(name=name, overhead_ms=overhead_ms)
-    return _(
-        "**{name}**: rising from the smallest size measured ({rows:,.0f} "
-        "rows): the work already outweighs the fixed overhead there."
-    ).format(name=name, rows=x[0])
 
 
 RESNET50_FLOPS_PER_IMAGE = 3 * 2 * 3.8e9
@@ -184,19 +137,18 @@ def training_estimate(
     }
 
 
-def load_reference(shelf=None, reference: Path = GPU_REFERENCE) -> tuple[dict, pd.DataFrame] | None:
-    """A GPU's curve from a receipt, as ``(card, table)``, or ``None`` without a GPU receipt.
+def load_reference(
+    shelf=None, reference: Path = GPU_REFERENCE
+) -> tuple[Receipt, pd.DataFrame] | None:
+    """A GPU's curve from a receipt, as ``(receipt, table)``, or ``None`` without a GPU receipt.
 
     The receipt is the newest of a GPU in ``shelf`` (a :class:`helpers.receipts.Shelf`; by default
     the learner's receipts, else the course's ``reference``, read by :mod:`helpers.receipts`, the
-    one loader). ``card``: ``gpu`` (the device, the date and whose receipt it is, for labels),
-    ``torch``, ``cuda``, ``date``, ``file`` and ``reference`` (the course's, not the learner's);
+    one loader): its device, date, file and whether it is the course's reference, not the
+    learner's (:func:`helpers.narration.receipt_label` names it for a plot or a table);
     ``table``: the GPU's points of :data:`MODELS` (``model``, ``rows``, ``device``, ``seconds``)
     with ``flops`` and ``bytes`` per step.
     """
-    from helpers.narration import receipt_label
-    from helpers.receipts import load_all
-
     receipt = (load_all(reference=reference) if shelf is None else shelf).pick()
     if receipt is None or receipt.device == "cpu":
         return None
@@ -209,18 +161,4 @@ def load_reference(shelf=None, reference: Path = GPU_REFERENCE) -> tuple[dict, p
     pairs = list(zip(table["model"], table["rows"], strict=True))
     table["flops"] = [flops_per_step(MODELS[m], n) for m, n in pairs]
     table["bytes"] = [bytes_per_step(MODELS[m], n) for m, n in pairs]
-    machine = receipt["machine"]
-    card = {"gpu": receipt_label(receipt), "torch": machine["torch"], "cuda": machine["cuda"],
-            "date": receipt["date"], "file": receipt.path.name,
-            "reference": receipt.reference}  # fmt: skip
-    return card, table
-
-
-def gpu_side(device: str, reference_gpu: str | None) -> str:
-    """What the CPU curve is compared with: this machine's GPU (``device`` not a CPU), else the
-    reference GPU (``reference_gpu``, its name), else the lesson's one GPU run."""
-    if not device.startswith("cpu"):
-        return _("this machine's GPU ({device})").format(device=device)
-    if reference_gpu is not None:
-        return _("{gpu}").format(gpu=reference_gpu)
-    return _("the lesson's one GPU run")
+    return receipt, table
