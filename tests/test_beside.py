@@ -93,8 +93,10 @@ def test_day06_source_needs_a_gpu(tmp_path):
 
 
 def test_load_reference_reads_the_gpu_curve_of_a_receipt(tmp_path, monkeypatch):
-    card, table = takeoff.load_reference(shelf_of(tmp_path, ONE, CPU))
-    assert card["gpu"] == "NVIDIA H100 80GB HBM3, 2026-11-28 (your receipt)"
+    from helpers.narration import receipt_label
+
+    receipt, table = takeoff.load_reference(shelf_of(tmp_path, ONE, CPU))
+    assert receipt_label(receipt) == "NVIDIA H100 80GB HBM3, 2026-11-28 (your receipt)"
     assert set(table["device"]) == {"cuda"} and set(table["model"]) == set(takeoff.MODELS)
     first = table.iloc[0]
     assert first["flops"] == takeoff.flops_per_step(takeoff.MODELS[first["model"]], first["rows"])
@@ -106,7 +108,7 @@ def test_load_reference_reads_the_gpu_curve_of_a_receipt(tmp_path, monkeypatch):
     assert takeoff.load_reference(receipts.load_all(FIXTURES / "cpu", reference=None)) is None
     assert takeoff.load_reference(receipts.load_all(tmp_path / "none", reference=None)) is None
     monkeypatch.setenv("COURSE_RECEIPTS", str(tmp_path / "none"))  # the learner has none
-    assert takeoff.load_reference(reference=FIXTURES / ONE)[0]["reference"] is True
+    assert takeoff.load_reference(reference=FIXTURES / ONE)[0].reference is True
 
 
 CPU_VERDICT = day05.Judgement("issue", "supported (second half only)")

@@ -1,10 +1,12 @@
-"""Day 7: K copies of the lesson's network trained in one batched step (torch.func)."""
+"""Day 7: K copies of the lesson's network trained in one batched step (torch.func), and what
+the lesson says of the time it saves (helpers.day07)."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
+from helpers import day07
 from helpers import many_models as M
 from helpers.data import load_iris_split
 from helpers.training import train
@@ -99,7 +101,9 @@ BATCHED_2 = [0.420, 0.610, 0.450, 0.390, 0.310]  # about even: the overhead agai
     ],
 )
 def test_batching_verdict_follows_the_paired_difference(k, lesson, batched, ending):
-    text = M.batching_verdict(k, lesson, batched)
+    gain = M.batching_gain(lesson, batched)
+    assert gain.rounds == 5 and (gain.low < 1 < gain.high) == (not gain.distinguishable)
+    text = day07.batching_verdict(k, gain)
     assert text.endswith(ending), text
     assert text.startswith(f"{k} model")
 
@@ -116,9 +120,11 @@ def test_sharing_verdict_follows_the_growth(seconds_many, ending):
     # seconds per batched run of 1 copy, then of 64: the Iris network measured 10.0 and 22.1 ms;
     # 64 copies of a wide 4-512-512-3 network, whose step is arithmetic, grow almost 64-fold.
     few = 0.0024 if seconds_many == 0.150 else 0.010
-    assert M.sharing_verdict(1, 64, few, seconds_many).endswith(ending)
+    found = M.sharing(1, 64, few, seconds_many)
+    assert found.work == 64 and found.grew == pytest.approx(seconds_many / few)
+    assert day07.sharing_verdict(found).endswith(ending)
 
 
 def test_sharing_verdict_needs_more_copies_and_times():
     with pytest.raises(ValueError):
-        M.sharing_verdict(8, 8, 0.01, 0.02)
+        M.sharing(8, 8, 0.01, 0.02)

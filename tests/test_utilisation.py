@@ -1,4 +1,5 @@
-"""Day 7's tools: the JPEG data set, the utilisation meter, peak memory, out-of-memory recovery."""
+"""Day 7's tools: the JPEG data set, the utilisation meter, peak memory, out-of-memory recovery,
+and what the lesson says of their figures (helpers.day07)."""
 
 import sys
 import time
@@ -7,8 +8,9 @@ import pytest
 import torch
 from torch.utils.data import DataLoader
 
-from helpers import utilisation
+from helpers import day07, utilisation
 from helpers.data import JpegDataset
+from helpers.memory import Attempt
 from helpers.utilisation import UtilisationMeter, largest_batch_that_fits, peak_memory
 
 
@@ -127,7 +129,9 @@ def test_largest_batch_that_fits_halves_until_it_fits(monkeypatch):
 
     batch, log = largest_batch_that_fits(step, 4096)
     assert batch == 512
-    assert log == [
+    assert log == [Attempt(4096, "OutOfMemoryError"), Attempt(2048, "OutOfMemoryError"),
+                   Attempt(1024, "OutOfMemoryError"), Attempt(512)]  # fmt: skip
+    assert [day07.attempt_line(tried) for tried in log] == [
         "batch 4096: out of memory (OutOfMemoryError)",
         "batch 2048: out of memory (OutOfMemoryError)",
         "batch 1024: out of memory (OutOfMemoryError)",
@@ -160,10 +164,22 @@ def test_autocast_dtype_follows_the_compute_capability(monkeypatch, fake_cuda):
         (6, 1): (torch.float16, True),
     }.items():
         monkeypatch.setattr(torch.cuda, "get_device_capability", lambda d=None, c=(major, minor): c)
-        dtype, scaler, why = utilisation.autocast_dtype("cuda")
-        assert (dtype, scaler) == expected and f"{major}.{minor}" in why
-    assert utilisation.autocast_dtype("cpu")[:2] == (torch.bfloat16, False)
-    assert utilisation.autocast_dtype("mps")[:2] == (torch.float16, True)
+        found = utilisation.autocast_dtype("cuda")
+        assert (found.dtype, found.needs_scaler) == expected and found.capability == (major, minor)
+        assert f"{major}.{minor}" in day07.autocast_reason(found)
+    assert f"{major}.{minor}: no tensor cores" in day07.autocast_reason(found)  # 6.1, Pascal
+    for device, expected, why in [
+        ("cpu", (torch.bfloat16, False), "CPU: bfloat16"),
+        ("mps", (torch.float16, True), "Apple GPU: float16"),
+    ]:
+        found = utilisation.autocast_dtype(device)
+        assert (found.dtype, found.needs_scaler) == expected and found.capability is None
+        assert day07.autocast_reason(found).startswith(why)
+    said = day07.autocast_choice("mps", found)
+    assert said == (
+        "On **mps**: autocast in **float16**, GradScaler on (Apple GPU: float16, with a "
+        "GradScaler for its narrow range)."
+    )
 
 
 # Seconds per sample of day 7's habits on a 2-core CPU, 7 interleaved rounds: 200 training
@@ -187,14 +203,16 @@ FASTER = [a * r for a, r in zip(STEPS, [0.96, 0.97, 0.95, 0.96, 0.97, 0.96, 0.95
     ],
 )
 def test_cost_verdict_follows_the_paired_difference(habit, fix, ending):
-    text = utilisation.cost_verdict("x", habit, fix)
+    cost = utilisation.habit_cost(habit, fix)
+    assert cost.rounds == 7 and cost.difference.n == 7
+    text = day07.cost_verdict("x", cost)
     assert text.endswith(ending), text
     assert "median of 7 rounds' ratios" in text
 
 
 def test_a_cost_verdict_needs_the_same_rounds_for_both():
     with pytest.raises(ValueError):
-        utilisation.cost_verdict("x", LOOP, VECTOR[:5])
+        utilisation.habit_cost(LOOP, VECTOR[:5])
 
 
 def test_tuning_verdict_follows_epochs_and_speed():
@@ -202,13 +220,13 @@ def test_tuning_verdict_follows_epochs_and_speed():
 
     same = paired_difference([1.0, 1.1, 0.9, 1.0], [1.05, 1.0, 1.0, 0.95])
     slower = paired_difference([2.0, 2.1, 2.05], [1.0, 1.1, 1.0])
-    text = utilisation.tuning_verdict({"a": 100, "b": 300}, same)
+    text = day07.tuning_verdict({"a": 100, "b": 300}, same)
     assert "3.0x fewer epochs" in text and "did not change measurably" in text
-    assert "more epochs" in utilisation.tuning_verdict({"a": 300, "b": 100}, slower)
-    assert "differed too" in utilisation.tuning_verdict({"a": 300, "b": 100}, slower)
-    assert "only b reached" in utilisation.tuning_verdict({"a": None, "b": 100}, same)
-    assert "neither reached" in utilisation.tuning_verdict({"a": None, "b": None}, same)
-    assert "the same 50 epochs" in utilisation.tuning_verdict({"a": 50, "b": 50}, same)
+    assert "more epochs" in day07.tuning_verdict({"a": 300, "b": 100}, slower)
+    assert "differed too" in day07.tuning_verdict({"a": 300, "b": 100}, slower)
+    assert "only b reached" in day07.tuning_verdict({"a": None, "b": 100}, same)
+    assert "neither reached" in day07.tuning_verdict({"a": None, "b": None}, same)
+    assert "the same 50 epochs" in day07.tuning_verdict({"a": 50, "b": 50}, same)
 
 
 @pytest.mark.parametrize(
@@ -223,9 +241,11 @@ def test_tuning_verdict_follows_epochs_and_speed():
     ],
 )
 def test_busy_verdict_reads_both_figures(busy, mfu, ending):
-    text = utilisation.busy_verdict("x", busy, mfu, "kernel")
+    text = day07.busy_verdict("x", busy=busy, mfu=mfu, kind="kernel")
     assert text.endswith(ending) and "kernels were running" in text
-    assert "operators were computing" in utilisation.busy_verdict("x", busy, mfu, "operator")
+    assert "operators were computing" in day07.busy_verdict(
+        "x", busy=busy, mfu=mfu, kind="operator"
+    )
 
 
 def test_step_utilisation_reports_three_figures_on_the_cpu():
@@ -245,7 +265,7 @@ def test_step_utilisation_reports_three_figures_on_the_cpu():
     ],
 )
 def test_accumulation_verdict_says_what_the_memory_figure_can_show(whole, micro, device, words):
-    assert words in utilisation.accumulation_verdict(whole, micro, 4, device)
+    assert words in day07.accumulation_verdict(whole, micro, parts=4, device_type=device)
 
 
 @pytest.mark.parametrize(
@@ -258,9 +278,9 @@ def test_accumulation_verdict_says_what_the_memory_figure_can_show(whole, micro,
     ],
 )  # fmt: skip
 def test_the_workers_finding_follows_the_speed_ups(best, most, beyond, words, monkeypatch):
-    from helpers.utilisation import workers_finding
-
     monkeypatch.setenv("COURSE_LANG", "en")
-    first, second = workers_finding(best, 1.62, 2, most, 2, beyond, 1.08)
+    first, second = day07.workers_finding(
+        best=best, best_speed=1.62, cpus=2, most=most, at_cpus=2, beyond=beyond, kept=1.08
+    )
     assert words[0] in first and words[1] in second, (first, second)
     assert "**2 CPUs**" in second and "1.08× as fast as restarting them" in second

@@ -3,16 +3,35 @@
 What the measurements of
 ``notebooks/day07_gpu_utilization.ipynb``
 mean, in the course's language.
+
+The numbers come from modules that only compute: the utilisation meter, a step's busy share and
+MFU and a habit's cost from :mod:`helpers.utilisation`, peak memory, out-of-memory attempts and
+the 16-bit type from :mod:`helpers.memory`, the batched copies from :mod:`helpers.many_models`.
+The rules that turn them into words are here, with their thresholds as the constants below; a
+sentence with no decision in it is written in the lesson's cell that prints it.
+
+>>> busy_verdict("the lesson's loop", busy=0.9, mfu=0.002, kind="kernel").split(": ")[-1]
+'busy, yet the arithmetic units mostly idle (each small operation pays its overhead).'
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
-from helpers import receipts
+from helpers import narration, receipts
 from helpers.i18n import N_, _, word
+from helpers.many_models import Gain, Sharing
+from helpers.memory import BFLOAT16_TENSOR_CORES, FLOAT16_TENSOR_CORES, Attempt, Autocast
 from helpers.narration import Beside, gigabytes, heading, here, receipt_label
 from helpers.receipts import Shelf
+from helpers.utilisation import HabitCost
+
+if TYPE_CHECKING:
+    import torch
+
+    from helpers.stats import Difference
 
 NAMES = (
     N_("loader"),
@@ -98,3 +117,329 @@ def beside_receipt(
     ]
     table = pd.DataFrame({here(device_type): ours, receipt_label(receipt): theirs}, index=rows)
     return Beside(heading(found, receipt), table)
+
+
+# --- Section 1: three ways to say "busy" --------------------------------------------------------
+
+MOSTLY_OVERHEAD = 0.5
+"""A device busy less than this share of a step's time spends most of it between operations
+(Python, dispatch, launches): the step is overhead, whatever its arithmetic."""
+IDLE_ARITHMETIC = 0.05
+"""A busy device whose model FLOP utilisation stays below this share of the peak keeps its
+arithmetic units mostly idle: each small operation pays its overhead (busy is not efficient)."""
+
+
+def busy_verdict(name: str, *, busy: float, mfu: float, kind: str) -> str:
+    """Two utilisation figures of ``name`` side by side (from
+    :func:`helpers.utilisation.step_utilisation`), and what they say together
+    (:data:`MOSTLY_OVERHEAD`, :data:`IDLE_ARITHMETIC`).
+
+    ``busy`` is the share of the time ``kind`` events filled (``"kernel"``: GPU kernels running,
+    what ``nvidia-smi`` counts; ``"operator"``: a CPU computing inside operators), ``mfu`` the
+    model FLOP utilisation (achieved FLOP/s over the peak measured on this device; practitioners
+    usually divide by the spec sheet's peak, which is higher, so theirs reads lower). An MFU
+    above 1 is above the peak, which a step cannot be.
+    """
+    if kind == "kernel":
+        head = _(
+            "{name}: kernels were running {busy:.0%} of the time, arithmetic at "
+            "{mfu:.2%} of the measured peak"
+        )
+    else:
+        head = _(
+            "{name}: operators were computing {busy:.0%} of the time, arithmetic "
+            "at {mfu:.2%} of the measured peak"
+        )
+    head = head.format(name=word(name), busy=busy, mfu=mfu)
+    if mfu > 1:
+        return _(
+            "{head}: above the peak, which a step cannot be: the peak's "
+            "measurement was slowed (a busy machine). Re-run both."
+        ).format(head=head)
+    if busy < MOSTLY_OVERHEAD:
+        return _(
+            "{head}: mostly overhead between the operations (Python, dispatch, launches)."
+        ).format(head=head)
+    if mfu < IDLE_ARITHMETIC:
+        return _(
+            "{head}: busy, yet the arithmetic units mostly idle (each small "
+            "operation pays its overhead)."
+        ).format(head=head)
+    return _("{head}: busy, and much of that time is real arithmetic.").format(head=head)
+
+
+# --- Section 2: data loading --------------------------------------------------------------------
+
+STILL_HELPED = 1.1
+"""More workers than CPUs *still helped* when they ran at least this many times as fast as as
+many workers as CPUs (10 %: more than one run's noise)."""
+GOT_IN_THE_WAY = 0.9
+"""... and *got in the way* below this (10 % slower); in between, they added nothing."""
+
+
+def workers_finding(
+    *, best: str, best_speed: float, cpus: int, most: int, at_cpus: int, beyond: float, kept: float
+) -> list[str]:
+    """What day 7's loader settings did: the best plain worker count (``best``, a setting's name,
+    with its speed-up ``best_speed``), what ``most`` workers, beyond the ``cpus`` this process may
+    use, did (``beyond``: their speed over ``at_cpus`` workers'; :data:`STILL_HELPED`,
+    :data:`GOT_IN_THE_WAY`), and what keeping workers alive between epochs did (``kept``, the
+    second epoch's speed-up)."""
+    if best == "num_workers=0":
+        first = _("No worker count beat loading in the main process here (`num_workers=0`).")
+    else:
+        first = _(
+            "Best plain worker count: **{best}**, {speed:.2f}× as fast as `num_workers=0`."
+        ).format(best=best, speed=best_speed)
+    if most == at_cpus:
+        why = _("no worker count above that was tried")
+    else:
+        if beyond > STILL_HELPED:
+            why = _(
+                "{most} workers, more than the CPUs, still helped ({beyond:.2f}× as "
+                "fast as {at_cpus})"
+            )
+        elif beyond >= GOT_IN_THE_WAY:
+            why = _(
+                "{most} workers, more than the CPUs, added nothing ({beyond:.2f}× as "
+                "fast as {at_cpus})"
+            )
+        else:
+            why = _(
+                "{most} workers, more than the CPUs, got in the way ({beyond:.2f}× as "
+                "fast as {at_cpus})"
+            )
+        why = why.format(most=most, beyond=beyond, at_cpus=at_cpus)
+    return [
+        first,
+        _(
+            "This process may use **{cpus} CPUs**, shared by the workers and the "
+            "training step; {why}. Keeping 2 workers alive between epochs "
+            "(`persistent_workers`) made the second epoch {kept:.2f}× as fast as "
+            "restarting them (one run of each setting: read small ratios as noise)."
+        ).format(cpus=cpus, why=why, kept=kept),
+    ]
+
+
+# --- Section 3: memory ---------------------------------------------------------------------------
+
+
+def autocast_reason(found: Autocast) -> str:
+    """Why :func:`helpers.memory.autocast_dtype` chose its type, and a ``GradScaler`` or not:
+    on an NVIDIA GPU, which tensor cores its compute capability has."""
+    if found.device_type == "cuda":
+        major, minor = found.capability
+        cc = f"{major}.{minor}"
+        if major >= BFLOAT16_TENSOR_CORES:
+            return _("compute capability {cc}: tensor cores run bfloat16 (from 8.0 on)").format(
+                cc=cc
+            )
+        if major >= FLOAT16_TENSOR_CORES:
+            return _(
+                "compute capability {cc}: tensor cores run float16 but not bfloat16 "
+                "(that needs 8.0), and float16's narrow range needs a GradScaler"
+            ).format(cc=cc)
+        return _("compute capability {cc}: no tensor cores; float16 only halves memory").format(
+            cc=cc
+        )
+    if found.device_type == "mps":
+        return _("Apple GPU: float16, with a GradScaler for its narrow range")
+    return _("CPU: bfloat16 (fast only with AVX-512 BF16 or AMX)")
+
+
+def autocast_choice(device: torch.device | str, found: Autocast) -> str:
+    """The 16-bit type the lesson trains in on ``device``, the ``GradScaler`` on or off, and why."""
+    if found.needs_scaler:
+        said = _("On **{device}**: autocast in **{dtype}**, GradScaler on ({why}).")
+    else:
+        said = _("On **{device}**: autocast in **{dtype}**, GradScaler off ({why}).")
+    dtype = str(found.dtype).removeprefix("torch.")
+    return said.format(device=device, dtype=dtype, why=autocast_reason(found))
+
+
+def accumulation_verdict(whole: float, micro: float, *, parts: int, device_type: str) -> str:
+    """Peak memory (bytes, :func:`helpers.memory.peak_memory`) of a backward pass on the whole
+    batch against ``parts`` micro-batches, and what the figures can say on this kind of device
+    (on a CPU the figure is the process's resident memory, not its live tensors).
+
+    >>> accumulation_verdict(410e6, 120e6, parts=4, device_type="cuda")
+    '4 micro-batches needed 3.4× less peak memory than the whole batch (410 MB against 120 MB).'
+    """
+    sizes = _("{whole_mb:,.0f} MB against {micro_mb:,.0f} MB").format(
+        whole_mb=whole / 1e6, micro_mb=micro / 1e6
+    )
+    if micro < whole:
+        return _(
+            "{parts} micro-batches needed {ratio:.1f}× less peak memory than the "
+            "whole batch ({sizes})."
+        ).format(parts=parts, ratio=whole / max(micro, 1), sizes=sizes)
+    if device_type == "cuda":
+        return _(
+            "The micro-batches' peak was no lower ({sizes}): the weights, their "
+            "gradients and the optimizer's state, not the activations, set the "
+            "peak at this batch size."
+        ).format(sizes=sizes)
+    return _(
+        "The micro-batches' peak read no lower ({sizes}). On a CPU the figure "
+        "is the process's resident memory, not its live tensors: the C "
+        "allocator keeps some freed blocks for reuse and hands others back, so "
+        "the figure follows the allocator's habits as much as the activations. "
+        "CUDA counts live tensors, and there the smaller activations show."
+    ).format(sizes=sizes)
+
+
+def attempt_line(tried: Attempt) -> str:
+    """One try of :func:`helpers.memory.largest_batch_that_fits`: it fitted, or ran out of memory.
+
+    >>> attempt_line(Attempt(128, "OutOfMemoryError")), attempt_line(Attempt(64))
+    ('batch 128: out of memory (OutOfMemoryError)', 'batch 64: fits')
+    """
+    if tried.error is None:
+        return _("batch {batch}: fits").format(batch=tried.batch)
+    return _("batch {batch}: out of memory ({error})").format(batch=tried.batch, error=tried.error)
+
+
+# --- Section 4: algorithm design -----------------------------------------------------------------
+
+
+def cost_verdict(habit: str, cost: HabitCost) -> str:
+    """What a habit costs against its fix (:func:`helpers.utilisation.habit_cost`): the median
+    of the rounds' ratios, and whether the paired difference tells the habit's extra time from
+    zero (a habit faster than its fix is an ordering or cache effect, not a saving).
+
+    >>> from helpers.utilisation import habit_cost
+    >>> fix = [0.51e-3, 0.50e-3, 0.52e-3, 0.50e-3]
+    >>> text = cost_verdict("a Python loop", habit_cost([30.2e-3, 29.5e-3, 31.0e-3, 30.4e-3], fix))
+    >>> text.split("; ")[0], text.split(": ")[-1]
+    ("a Python loop takes 59× its fix's time (median of 4 rounds' ratios)", 'the interval \
+excludes zero, so a real cost.')
+    """
+    ratio, difference = cost.ratio, cost.difference
+    times = f"{ratio:,.0f}×" if ratio >= 10 else f"{ratio:.2f}×"  # whole times from 10× up
+    said = _(
+        "{habit} takes {times} its fix's time (median of {n} rounds' ratios); "
+        "habit minus fix: {difference}: {zero}"
+    ).format(
+        habit=habit,
+        times=times,
+        n=cost.rounds,
+        difference=narration.interval(difference, 1e3, " ms", 3),
+        zero=narration.zero(difference),
+    )
+    if not difference.distinguishable:
+        return _("{said}; no cost shows above these rounds' noise.").format(said=said)
+    if difference.value > 0:
+        return _("{said}, so a real cost.").format(said=said)
+    return _(
+        "{said}, but the habit was the faster one: no habit saves time by "
+        "costing more, so look for an ordering or cache effect in the rounds."
+    ).format(said=said)
+
+
+# --- Section 5: many models per launch -----------------------------------------------------------
+
+SHARED_FIXED_PART = 4
+"""A batched step whose time grew less than a quarter as much as its arithmetic (from few copies
+to many) was mostly its fixed part, and the copies shared it."""
+GREW_WITH_WORK = 0.8
+"""One whose time grew more than this share as much as its arithmetic grew with it: stacking
+shared little. In between, part was shared and part grew."""
+
+
+def batching_verdict(k: int, gain: Gain) -> str:
+    """What one batched step for ``k`` copies bought against the lesson loop training them one
+    after another (:func:`helpers.many_models.batching_gain`): the ratio, and whether its 95 %
+    interval excludes 1.
+
+    >>> from helpers.many_models import batching_gain
+    >>> print(batching_verdict(64, batching_gain([1.31, 1.25, 1.40], [0.105, 0.098, 0.110])))
+    64 models: one batched step trained them 12.7× as fast as the lesson loop one after \
+another (geometric mean of 3 rounds' ratios, 95% interval 12.3× to 13.0×): batching pays.
+    """
+    head = (
+        _(
+            "{k} models: one batched step trained them {ratio:.1f}× as fast as the "
+            "lesson loop one after another (geometric mean of {n} rounds' ratios, "
+            "95% interval {low:.1f}× to {high:.1f}×)"
+        )
+        if k > 1
+        else _(
+            "{k} model: one batched step trained it {ratio:.1f}× as fast as the "
+            "lesson loop (geometric mean of {n} rounds' ratios, 95% interval "
+            "{low:.1f}× to {high:.1f}×)"
+        )
+    ).format(k=k, ratio=gain.ratio, n=gain.rounds, low=gain.low, high=gain.high)
+    if not gain.distinguishable:
+        return _(
+            "{head}: the interval holds 1×, so no difference these rounds can tell from noise."
+        ).format(head=head)
+    if gain.ratio > 1:
+        return _("{head}: batching pays.").format(head=head)
+    return _(
+        "{head}: the batched step is slower here (its own overhead, vmap's "
+        "bookkeeping, outweighs what it shares)."
+    ).format(head=head)
+
+
+def sharing_verdict(found: Sharing) -> str:
+    """How one batched step's time grew with the copies (:func:`helpers.many_models.sharing`):
+    far slower than the arithmetic (the fixed part dominates, and the copies share it,
+    :data:`SHARED_FIXED_PART`), about as fast (the arithmetic dominates: stacking shares little,
+    :data:`GREW_WITH_WORK`), or in between.
+
+    >>> from helpers.many_models import sharing
+    >>> sharing_verdict(sharing(1, 64, 0.010, 0.022)).split(": ")[-1]
+    'the step was mostly its fixed part, and the copies shared it.'
+    """
+    grew, work = found.grew, found.work
+    head = _(
+        "One batched step for {many} copies took {grew:.1f}× the time of one "
+        "for {few} (medians), for {work:g}× the arithmetic"
+    ).format(many=found.many, grew=grew, few=found.few, work=work)
+    if grew < work / SHARED_FIXED_PART:
+        return _("{head}: the step was mostly its fixed part, and the copies shared it.").format(
+            head=head
+        )
+    if grew > GREW_WITH_WORK * work:
+        return _(
+            "{head}: the time grew with the arithmetic, so stacking shared little here."
+        ).format(head=head)
+    return _("{head}: part of the step was shared, part grew with the copies.").format(head=head)
+
+
+# --- Section 6: the article's claims, against the measurements -----------------------------------
+
+
+def tuning_verdict(epochs: dict[str, int | None], per_epoch: Difference) -> str:
+    """What tuning a hyperparameter changed: the epochs two settings needed to reach a loss
+    (``None`` when not reached) and, from ``per_epoch`` (a :class:`helpers.stats.Difference` of
+    the time per run of the two), whether the time per epoch changed.
+
+    >>> from helpers.stats import paired_difference
+    >>> same = paired_difference([1.0, 1.1, 0.9], [1.05, 1.0, 1.0])
+    >>> tuning_verdict({"lr 0.1": 200, "lr 0.01": 2000}, same)[:62]
+    'lr 0.1 needed 200 epochs and lr 0.01 2000: 10.0x fewer epochs;'
+    """
+    (a, ea), (b, eb) = epochs.items()
+    a, b = word(a), word(b)
+    if ea is None or eb is None:
+        reached = [name for name, e in epochs.items() if e is not None]
+        if reached:
+            steps = _("only {name} reached the target").format(name=word(reached[0]))
+        else:
+            steps = _("neither reached the target")
+    elif ea == eb:
+        steps = _("{a} and {b} needed the same {epochs} epochs").format(a=a, b=b, epochs=ea)
+    else:
+        factor = max(ea, eb) / max(min(ea, eb), 1)
+        if ea < eb:
+            steps = _("{a} needed {ea} epochs and {b} {eb}: {factor:.1f}x fewer epochs")
+        else:
+            steps = _("{a} needed {ea} epochs and {b} {eb}: {factor:.1f}x more epochs")
+        steps = steps.format(a=a, ea=ea, b=b, eb=eb, factor=factor)
+    if per_epoch.distinguishable:
+        return _("{steps}; the time per epoch differed too, measurably.").format(steps=steps)
+    return _(
+        "{steps}; the time per epoch did not change measurably, so each step "
+        "kept the device as busy."
+    ).format(steps=steps)

@@ -1,4 +1,4 @@
-"""Many small models in one step: K copies of a network trained together (day 7).
+"""Many small models in one step: K copies of a network trained together (day 7, section 5).
 
 A tiny network cannot fill a device: its step is a few dozen small operations, each paying a
 fixed dispatch cost however little arithmetic it does (days 5 and 6). Training **many** tiny
@@ -15,9 +15,12 @@ copy k's weights touch only copy k's loss, so each copy gets exactly its own gra
 * :func:`copies`: K networks, copy k initialised from seed ``seed + k``;
 * :class:`ModelStack`: the K copies stacked, with :meth:`ModelStack.step` (one SGD step for all,
   each copy with its own learning rate) and :meth:`ModelStack.copy_weights` (one copy's weights);
-* :func:`batching_verdict`: what one batched step bought against the lesson loop, in words;
-* :func:`sharing_verdict`: how the batched step's time grew with the copies: a shared fixed cost,
-  or work that grows with them.
+* :func:`batching_gain`: what one batched step bought against the lesson loop, as a ratio with
+  its interval (a :class:`Gain`);
+* :func:`sharing`: how the batched step's time grew with the copies, against the arithmetic (a
+  :class:`Sharing`): a shared fixed cost, or work that grows with them.
+
+This module computes; what the figures say, the lesson says (:mod:`helpers.day07`).
 
 >>> from helpers.data import load_iris_split
 >>> X, _, y, _ = load_iris_split()
@@ -34,13 +37,17 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 
-from helpers.i18n import _
 from helpers.models import IrisMLP
+
+if TYPE_CHECKING:  # helpers.stats imports scipy: only when a gain is computed
+    from helpers.stats import Difference
 
 
 def copies(k: int, *, seed: int = 0, make: Callable[[], nn.Module] = IrisMLP) -> list[nn.Module]:
@@ -117,70 +124,82 @@ class ModelStack:
         return {name: p[i].detach().clone() for name, p in self.params.items()}
 
 
-def batching_verdict(k: int, lesson_seconds, batched_seconds) -> str:
+@dataclass(frozen=True)
+class Gain:
+    """How many times as fast one way ran as another, from the same interleaved rounds: the
+    rounds' ratios compared in logs."""
+
+    logs: Difference
+    """The paired difference of the log times, slower way minus faster way (95 % interval)."""
+
+    @property
+    def ratio(self) -> float:
+        """The geometric mean of the rounds' ratios."""
+        return math.exp(self.logs.value)
+
+    @property
+    def low(self) -> float:
+        """The ratio's interval, low end."""
+        return math.exp(self.logs.low)
+
+    @property
+    def high(self) -> float:
+        """The ratio's interval, high end."""
+        return math.exp(self.logs.high)
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds timed both."""
+        return self.logs.n
+
+    @property
+    def distinguishable(self) -> bool:
+        """Whether the interval excludes a ratio of 1: the rounds tell the two apart."""
+        return self.logs.distinguishable
+
+
+def batching_gain(lesson_seconds: Sequence[float], batched_seconds: Sequence[float]) -> Gain:
     """K models trained one after another by the lesson loop against one batched step for all
     of them, from their times in the same interleaved rounds (seconds per sample, the same
     epochs). The rounds' ratios are compared in logs (a paired difference of log times, so a
     ratio's noise counts alike whatever the times are): their geometric mean, and a 95 %
     interval that says whether the ratio can be told from 1.
 
-    >>> print(batching_verdict(64, [1.31, 1.25, 1.40], [0.105, 0.098, 0.110]))
-    64 models: one batched step trained them 12.7× as fast as the lesson loop one after \
-another (geometric mean of 3 rounds' ratios, 95% interval 12.3× to 13.0×): batching pays.
+    >>> gain = batching_gain([1.31, 1.25, 1.40], [0.105, 0.098, 0.110])
+    >>> round(gain.ratio, 1), round(gain.low, 1), round(gain.high, 1), gain.distinguishable
+    (12.7, 12.3, 13.0, True)
     """
     from helpers.stats import paired_difference
 
-    logs = paired_difference(
-        [math.log(t) for t in lesson_seconds], [math.log(t) for t in batched_seconds]
-    )
-    head = (
-        _(
-            "{k} models: one batched step trained them {ratio:.1f}× as fast as the "
-            "lesson loop one after another (geometric mean of {n} rounds' ratios, "
-            "95% interval {low:.1f}× to {high:.1f}×)"
+    return Gain(
+        paired_difference(
+            [math.log(t) for t in lesson_seconds], [math.log(t) for t in batched_seconds]
         )
-        if k > 1
-        else _(
-            "{k} model: one batched step trained it {ratio:.1f}× as fast as the "
-            "lesson loop (geometric mean of {n} rounds' ratios, 95% interval "
-            "{low:.1f}× to {high:.1f}×)"
-        )
-    ).format(
-        k=k, ratio=math.exp(logs.value), n=logs.n, low=math.exp(logs.low), high=math.exp(logs.high)
     )
-    if not logs.distinguishable:
-        return _(
-            "{head}: the interval holds 1×, so no difference these rounds can tell from noise."
-        ).format(head=head)
-    if logs.value > 0:
-        return _("{head}: batching pays.").format(head=head)
-    return _(
-        "{head}: the batched step is slower here (its own overhead, vmap's "
-        "bookkeeping, outweighs what it shares)."
-    ).format(head=head)
 
 
-def sharing_verdict(few: int, many: int, seconds_few: float, seconds_many: float) -> str:
-    """How one batched step's time grew from ``few`` copies to ``many``: far slower than the
-    copies (the fixed part dominates, and the copies share it), about as fast (the arithmetic
-    dominates: stacking shares little), or in between.
+@dataclass(frozen=True)
+class Sharing:
+    """How one batched step's time grew from ``few`` copies to ``many``."""
 
-    >>> sharing_verdict(1, 64, 0.010, 0.022).split(": ")[-1]
-    'the step was mostly its fixed part, and the copies shared it.'
+    few: int
+    many: int
+    grew: float
+    """The time for ``many`` copies over the time for ``few`` (medians)."""
+
+    @property
+    def work(self) -> float:
+        """How many times the arithmetic ``many`` copies do, against ``few``."""
+        return self.many / self.few
+
+
+def sharing(few: int, many: int, seconds_few: float, seconds_many: float) -> Sharing:
+    """How one batched step's time grew from ``few`` copies to ``many`` (their median times).
+
+    >>> found = sharing(1, 64, 0.010, 0.022)
+    >>> round(found.grew, 1), found.work
+    (2.2, 64.0)
     """
     if not 0 < few < many or seconds_few <= 0 or seconds_many <= 0:
         raise ValueError("need 0 < few < many copies and positive times")
-    grew, work = seconds_many / seconds_few, many / few
-    head = _(
-        "One batched step for {many} copies took {grew:.1f}× the time of one "
-        "for {few} (medians), for {work:g}× the arithmetic"
-    ).format(many=many, grew=grew, few=few, work=work)
-    if grew < work / 4:
-        return _("{head}: the step was mostly its fixed part, and the copies shared it.").format(
-            head=head
-        )
-    if grew > 0.8 * work:
-        return _(
-            "{head}: the time grew with the arithmetic, so stacking shared little here."
-        ).format(head=head)
-    return _("{head}: part of the step was shared, part grew with the copies.").format(head=head)
+    return Sharing(few, many, seconds_many / seconds_few)

@@ -1,13 +1,15 @@
-"""Memory on any device: a step's peak, running out of it, 16-bit training (day 7).
+"""Memory on any device: a step's peak, running out of it, 16-bit training (day 7, section 3).
 
 * :func:`peak_memory`: the memory a step needs at its peak (CUDA's allocator counters; on a CPU
-  the process's resident memory, sampled), and :func:`accumulation_verdict`, what that figure
-  can say about gradient accumulation;
+  the process's resident memory, sampled);
 * :func:`is_out_of_memory` and :func:`largest_batch_that_fits`: recovering from out-of-memory
-  errors by halving the batch;
-* :func:`autocast_dtype`: which 16-bit type to train in, and whether it needs a ``GradScaler``.
+  errors by halving the batch, each try kept as an :class:`Attempt`;
+* :func:`autocast_dtype`: which 16-bit type to train in, and whether it needs a ``GradScaler``
+  (an :class:`Autocast`).
 
-Everything here is importable from :mod:`helpers.utilisation` too.
+Everything here is importable from :mod:`helpers.utilisation` too. This module computes; what the
+figures say (gradient accumulation's peak, why a type was chosen), the lesson says
+(:mod:`helpers.day07`).
 """
 
 from __future__ import annotations
@@ -15,11 +17,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import threading
+from dataclasses import dataclass
 
 import psutil
 import torch
-
-from helpers.i18n import _
 
 
 def peak_memory(fn, device: torch.device | str, interval: float = 0.001) -> int:
@@ -82,18 +83,28 @@ def is_out_of_memory(error: BaseException) -> bool:
     return isinstance(error, RuntimeError) and "can't allocate memory" in str(error)
 
 
-def largest_batch_that_fits(step, batch: int, smallest: int = 1) -> tuple[int, list[str]]:
+@dataclass(frozen=True)
+class Attempt:
+    """One try of :func:`largest_batch_that_fits`."""
+
+    batch: int
+    """The batch size tried."""
+    error: str | None = None
+    """The out-of-memory error's class name (``OutOfMemoryError``...); ``None``: it fitted."""
+
+
+def largest_batch_that_fits(step, batch: int, smallest: int = 1) -> tuple[int, list[Attempt]]:
     """Run ``step(batch)``, halving ``batch`` after each out-of-memory error, until it fits.
 
-    Returns the batch size that worked and a log of the attempts. Other errors propagate; if even
-    ``smallest`` does not fit, the last out-of-memory error is raised.
+    Returns the batch size that worked and every attempt, in order. Other errors propagate; if
+    even ``smallest`` does not fit, the last out-of-memory error is raised.
 
     >>> def step(batch):  # pretend that more than 100 rows do not fit
     ...     if batch > 100:
     ...         raise torch.OutOfMemoryError("CUDA out of memory")
     >>> batch, log = largest_batch_that_fits(step, 512)
     >>> batch, log[-2:]
-    (64, ['batch 128: out of memory (OutOfMemoryError)', 'batch 64: fits'])
+    (64, [Attempt(batch=128, error='OutOfMemoryError'), Attempt(batch=64, error=None)])
     """
     if batch < smallest or smallest < 1:
         raise ValueError(f"need batch >= smallest >= 1, got batch={batch}, smallest={smallest}")
@@ -104,85 +115,56 @@ def largest_batch_that_fits(step, batch: int, smallest: int = 1) -> tuple[int, l
         except Exception as err:
             if not is_out_of_memory(err) or batch // 2 < smallest:
                 raise
-            log.append(
-                _("batch {batch}: out of memory ({error})").format(
-                    batch=batch, error=type(err).__name__
-                )
-            )
+            log.append(Attempt(batch, type(err).__name__))
             if torch.cuda.is_available():
                 torch.cuda.empty_cache()  # give the failed attempt's blocks back
             batch //= 2
             continue
-        log.append(_("batch {batch}: fits").format(batch=batch))
+        log.append(Attempt(batch))
         return batch, log
 
 
-def autocast_dtype(device: torch.device | str) -> tuple[torch.dtype, bool, str]:
-    """The 16-bit type to train in with ``torch.autocast`` on ``device``, whether it needs a
-    ``GradScaler``, and why.
+BFLOAT16_TENSOR_CORES = 8
+"""The compute capability (major) from which NVIDIA's tensor cores run bfloat16 (8.0, Ampere)."""
+FLOAT16_TENSOR_CORES = 7
+"""The compute capability (major) from which NVIDIA GPUs have tensor cores, for float16 (7.0,
+Volta); before that, float16 only halves memory."""
+
+
+@dataclass(frozen=True)
+class Autocast:
+    """The 16-bit type to train in with ``torch.autocast`` on a device (:func:`autocast_dtype`)."""
+
+    dtype: torch.dtype
+    """``torch.bfloat16`` or ``torch.float16``."""
+    needs_scaler: bool
+    """Whether the loss must be scaled (a ``GradScaler``): float16's narrow range."""
+    device_type: str
+    """``cuda``, ``mps`` or ``cpu``."""
+    capability: tuple[int, int] | None = None
+    """A CUDA device's compute capability (major, minor), which decided; ``None`` elsewhere."""
+
+
+def autocast_dtype(device: torch.device | str) -> Autocast:
+    """The 16-bit type to train in with ``torch.autocast`` on ``device``, and whether it needs a
+    ``GradScaler``.
 
     bfloat16 keeps float32's range, so it needs no scaler, but NVIDIA GPUs run it on tensor cores
-    only from compute capability 8.0 (Ampere) on; before that (7.x: Volta, Turing) their tensor
-    cores run float16, whose narrow range makes small gradients underflow unless the loss is
-    scaled. CPUs compute in bfloat16 (fast only with AVX-512 BF16 or AMX instructions).
+    only from compute capability 8.0 (Ampere) on (:data:`BFLOAT16_TENSOR_CORES`); before that
+    (7.x: Volta, Turing) their tensor cores run float16, whose narrow range makes small gradients
+    underflow unless the loss is scaled. CPUs compute in bfloat16 (fast only with AVX-512 BF16 or
+    AMX instructions).
 
-    >>> autocast_dtype("cpu")[:2]
+    >>> found = autocast_dtype("cpu")
+    >>> found.dtype, found.needs_scaler
     (torch.bfloat16, False)
     """
     device = torch.device(device)
     if device.type == "cuda":
-        major, minor = torch.cuda.get_device_capability(device)
-        cc = f"{major}.{minor}"
-        if major >= 8:
-            return (
-                torch.bfloat16,
-                False,
-                _("compute capability {cc}: tensor cores run bfloat16 (from 8.0 on)").format(cc=cc),
-            )
-        if major == 7:
-            return (
-                torch.float16,
-                True,
-                _(
-                    "compute capability {cc}: tensor cores run float16 but not bfloat16 "
-                    "(that needs 8.0), and float16's narrow range needs a GradScaler"
-                ).format(cc=cc),
-            )
-        return (
-            torch.float16,
-            True,
-            _("compute capability {cc}: no tensor cores; float16 only halves memory").format(cc=cc),
-        )
+        capability = tuple(torch.cuda.get_device_capability(device))
+        if capability[0] >= BFLOAT16_TENSOR_CORES:
+            return Autocast(torch.bfloat16, False, "cuda", capability)
+        return Autocast(torch.float16, True, "cuda", capability)
     if device.type == "mps":
-        return torch.float16, True, _("Apple GPU: float16, with a GradScaler for its narrow range")
-    return torch.bfloat16, False, _("CPU: bfloat16 (fast only with AVX-512 BF16 or AMX)")
-
-
-def accumulation_verdict(whole: float, micro: float, parts: int, device_type: str) -> str:
-    """Peak memory (bytes) of a backward pass on the whole batch against ``parts``
-    micro-batches, and what the figures can say on this kind of device.
-
-    >>> accumulation_verdict(410e6, 120e6, 4, "cuda")
-    '4 micro-batches needed 3.4× less peak memory than the whole batch (410 MB against 120 MB).'
-    """
-    sizes = _("{whole_mb:,.0f} MB against {micro_mb:,.0f} MB").format(
-        whole_mb=whole / 1e6, micro_mb=micro / 1e6
-    )
-    if micro < whole:
-        return _(
-            "{parts} micro-batches needed {ratio:.1f}× less peak memory than the "
-            "whole batch ({sizes})."
-        ).format(parts=parts, ratio=whole / max(micro, 1), sizes=sizes)
-    if device_type == "cuda":
-        return _(
-            "The micro-batches' peak was no lower ({sizes}): the weights, their "
-            "gradients and the optimizer's state, not the activations, set the "
-            "peak at this batch size."
-        ).format(sizes=sizes)
-    return _(
-        "The micro-batches' peak read no lower ({sizes}). On a CPU the figure "
-        "is the process's resident memory, not its live tensors: the C "
-        "allocator keeps some freed blocks for reuse and hands others back, so "
-        "the figure follows the allocator's habits as much as the activations. "
-        "CUDA counts live tensors, and there the smaller activations show."
-    ).format(sizes=sizes)
+        return Autocast(torch.float16, True, "mps")
+    return Autocast(torch.bfloat16, False, device.type)
