@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers import day08
+from helpers import day08, day08_scaling
 from helpers import links as L
 from helpers import scaling as S
 from helpers.distributed import Plan
@@ -123,7 +123,7 @@ def test_a_difference_names_the_slower_only_when_the_interval_excludes_zero():
 )
 def test_scaling_verdict_follows_the_numbers(kind, many, words):
     s = S.scaling(kind, 2, one=0.1, many=many, rows=256)
-    assert words in day08.scaling_verdict(s)
+    assert words in day08_scaling.scaling_verdict(s)
 
 
 @pytest.mark.parametrize(
@@ -134,8 +134,8 @@ def test_scaling_verdict_blames_shared_cores_only_when_measured_so(ratio, words)
     contention = None if ratio is None else S.Contention(128, beside=ratio * 0.03, alone=0.03)
     lossy = S.scaling("strong", 2, one=0.1, many=0.07, rows=256)
     slower = S.scaling("strong", 2, one=0.1, many=0.2, rows=256)
-    assert words in day08.scaling_verdict(lossy, contention)
-    assert words in day08.scaling_verdict(slower, contention)
+    assert words in day08_scaling.scaling_verdict(lossy, contention)
+    assert words in day08_scaling.scaling_verdict(slower, contention)
 
 
 @pytest.mark.parametrize(
@@ -147,7 +147,7 @@ def test_scaling_verdict_blames_shared_cores_only_when_measured_so(ratio, words)
     ],
 )
 def test_contention_verdict_follows_the_ratio(beside, words):
-    assert words in day08.contention_verdict(S.Contention(128, beside=beside, alone=0.030))
+    assert words in day08_scaling.contention_verdict(S.Contention(128, beside=beside, alone=0.030))
 
 
 # --- section 8: sharding -------------------------------------------------------------------------
@@ -156,17 +156,17 @@ def test_contention_verdict_follows_the_ratio(beside, words):
 def test_memory_names_what_fits_or_that_nothing_does():
     recipe = next(iter(S.RECIPES))
     some, none = S.memory_per_gpu(7.5e9, 64, recipe), S.memory_per_gpu(1000e9, 1, recipe)
-    fits = [name for name, size in some.items() if size <= day08.GPU_MEMORY]
-    assert fits and all(size > day08.GPU_MEMORY for size in none.values())
-    said = day08.memory_fits(none, billions=1000, gpus=1, recipe=recipe)
+    fits = [name for name, size in some.items() if size <= day08_scaling.GPU_MEMORY]
+    assert fits and all(size > day08_scaling.GPU_MEMORY for size in none.values())
+    said = day08_scaling.memory_fits(none, billions=1000, gpus=1, recipe=recipe)
     assert said.endswith("none of these.")
-    said = day08.memory_fits(some, billions=7.5, gpus=64, recipe=recipe)
+    said = day08_scaling.memory_fits(some, billions=7.5, gpus=64, recipe=recipe)
     assert said.endswith(", ".join(fits) + ".")
 
 
 def test_fsdp_reports_its_share_or_that_it_needs_nvidia_gpus():
-    assert "**Not run here" in day08.fsdp_finding(None)
-    said = day08.fsdp_finding(2, 131_328, 262_659)
+    assert "**Not run here" in day08_scaling.fsdp_finding(None)
+    said = day08_scaling.fsdp_finding(2, 131_328, 262_659)
     assert "each holds **131,328** of the wide network's 262,659 weights (50%)" in said
 
 
@@ -177,5 +177,7 @@ def test_day_8_speaks_chinese(monkeypatch):
     )
     assert said.endswith("**不**随轮次变化。")
     memory = {"DDP (nothing sharded)": 2e12}
-    assert day08.memory_fits(memory, billions=1000, gpus=1, recipe="x").endswith("一个也没有。")
+    assert day08_scaling.memory_fits(memory, billions=1000, gpus=1, recipe="x").endswith(
+        "一个也没有。"
+    )
     assert "NCCL" in day08.plan_reason(Plan("gloo", "cpu", 2, "cuda", 1))

@@ -15,9 +15,14 @@ from helpers import (
     day03,
     day04,
     day05,
+    day05_evidence,
+    day05_fixes,
+    day05_rules,
     day06,
     day07,
+    day07_algorithms,
     day08,
+    day08_scaling,
     gpu,
     hardware,
     links,
@@ -50,7 +55,7 @@ def _copies_table():
 
 
 WORK = roofline.Workload("the lesson's epoch", flops=2e3, bytes=4e4, seconds=1.5e-4)
-ROOF = roofline.Roof(5e10, 2e10, label="memory: copying 64 MiB, 1 thread")
+ROOF = roofline.Roof(5e10, 2e10, level="memory", copied=2**26, threads=1)
 FIT = links.fit_alpha_beta(
     [32, 1e3, 1e4, 1e5, 1e6, 1e7], [5e-5 + s / 1e9 for s in [32, 1e3, 1e4, 1e5, 1e6, 1e7]]
 )
@@ -86,22 +91,28 @@ FINDINGS = {
     "day07.accumulation": lambda: day07.accumulation_verdict(
         410e6, 120e6, parts=4, device_type="cuda"
     ),
-    "day07.batching": lambda: day07.batching_verdict(
+    "day07.batching": lambda: day07_algorithms.batching_verdict(
         64, many_models.batching_gain(LESSON, BATCHED)
     ),
-    "day07.sharing": lambda: day07.sharing_verdict(many_models.sharing(1, 64, 0.010, 0.022)),
-    "day07.cost": lambda: day07.cost_verdict("a Python loop", utilisation.habit_cost(HABIT, FIX)),
+    "day07.sharing": lambda: day07_algorithms.sharing_verdict(
+        many_models.sharing(1, 64, 0.010, 0.022)
+    ),
+    "day07.cost": lambda: day07_algorithms.cost_verdict(
+        "a Python loop", utilisation.habit_cost(HABIT, FIX)
+    ),
     "day07.busy": lambda: day07.busy_verdict("the loop", busy=0.9, mfu=0.002, kind="kernel"),
     "day06.shape": lambda: day06.curve_shape("tiny", [100, 1000, 10000], [1e-3, 1.1e-3, 5e-3]),
     "day06.range": lambda: day06.judge_lesson_range(2300, largest=1e6, against="GPU"),
     "day06.bound": lambda: day06.judge_lesson_bound(2300, largest=1e6, step_seconds=6.7e-4),
-    "roofline": lambda: day05.roofline_point(WORK, ROOF),
+    "roofline": lambda: day05_fixes.roofline_point(WORK, ROOF),
     "day05.single": lambda: day05.single_runs_say(observation.student_fit()),
-    "day05.sync": lambda: day05.verdict_lines([day05.judge_sync(LINE, device_type="cpu")]),
-    "day05.compute": lambda: day05.verdict_lines(
-        [day05.judge_compute_claim(flops=2e3, peak_flops=5e10, inside_operators=2e-5)]
+    "day05.sync": lambda: day05_evidence.verdict_lines(
+        [day05_rules.judge_sync(LINE, device_type="cpu")]
     ),
-    "compiled": lambda: day05.compile_advice(
+    "day05.compute": lambda: day05_evidence.verdict_lines(
+        [day05_rules.judge_compute_claim(flops=2e3, peak_flops=5e10, inside_operators=2e-5)]
+    ),
+    "compiled": lambda: day05_fixes.compile_advice(
         pd.DataFrame(
             {"µs per epoch": [150.0, 30.0], "compile, cold cache (s)": [0.0, 30.0],
              "compile, warm cache (s)": [0.0, 3.0]},
@@ -110,8 +121,10 @@ FINDINGS = {
         20000,
         1_000_000,
     ),  # fmt: skip
-    "scaling": lambda: day08.scaling_verdict(scaling.scaling("weak", 2, 0.1, 0.25, 256)),
-    "scaling.contention": lambda: day08.contention_verdict(scaling.Contention(128, 0.050, 0.030)),
+    "scaling": lambda: day08_scaling.scaling_verdict(scaling.scaling("weak", 2, 0.1, 0.25, 256)),
+    "scaling.contention": lambda: day08_scaling.contention_verdict(
+        scaling.Contention(128, 0.050, 0.030)
+    ),
     "scaling.communication": lambda: day08.communication_verdict(
         "wide", scaling.communication_split(0.010, 0.011, 0.004)
     ),
@@ -119,7 +132,7 @@ FINDINGS = {
     "day08.sampler": lambda: day08.sampler_finding(
         rows=5, ranks=2, per_rank=3, twice=1, distinct=5, changes=True
     ),
-    "day08.memory": lambda: day08.memory_fits(
+    "day08.memory": lambda: day08_scaling.memory_fits(
         scaling.memory_per_gpu(7.5e9, 64), billions=7.5, gpus=64, recipe="mixed precision + Adam"
     ),
     "topology": lambda: day01.smt_sentence({2: 8, 1: 8}),
@@ -139,15 +152,15 @@ def test_each_finding_is_chinese_with_the_english_numbers(name, monkeypatch):
 
 def test_tables_and_labels_follow_the_language(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
-    line = day05.judge_sync(LINE, device_type="cpu")
-    table = day05.verdict_table([line])
+    line = day05_rules.judge_sync(LINE, device_type="cpu")
+    table = day05_evidence.verdict_table([line])
     assert table.index.name == "论断" and list(table.columns) == ["你的数据"]
     assert table.iloc[0, 0] == "在 CPU 上无法检验"
     assert live.Sampler.source.fget(type("S", (), {"lib": None, "mps": False})()) == (
         "没有找到 GPU 或驱动：改为显示本进程的 CPU 占用和内存"
     )
     monkeypatch.setenv("COURSE_LANG", "en")
-    assert day05.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"
+    assert day05_evidence.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"
 
 
 @pytest.mark.parametrize(

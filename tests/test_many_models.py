@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from helpers import day07
+from helpers import day07_algorithms
 from helpers import many_models as M
 from helpers.data import load_iris_split
 from helpers.training import train
@@ -103,7 +103,7 @@ BATCHED_2 = [0.420, 0.610, 0.450, 0.390, 0.310]  # about even: the overhead agai
 def test_batching_verdict_follows_the_paired_difference(k, lesson, batched, ending):
     gain = M.batching_gain(lesson, batched)
     assert gain.rounds == 5 and (gain.low < 1 < gain.high) == (not gain.distinguishable)
-    text = day07.batching_verdict(k, gain)
+    text = day07_algorithms.batching_verdict(k, gain)
     assert text.endswith(ending), text
     assert text.startswith(f"{k} model")
 
@@ -122,7 +122,7 @@ def test_sharing_verdict_follows_the_growth(seconds_many, ending):
     few = 0.0024 if seconds_many == 0.150 else 0.010
     found = M.sharing(1, 64, few, seconds_many)
     assert found.work == 64 and found.grew == pytest.approx(seconds_many / few)
-    assert day07.sharing_verdict(found).endswith(ending)
+    assert day07_algorithms.sharing_verdict(found).endswith(ending)
 
 
 def test_sharing_verdict_needs_more_copies_and_times():

@@ -10,9 +10,9 @@ import torch
 
 from helpers import paths, roofline
 from helpers.profiling import profile_ops
-from helpers.roofline import Roof, Workload, regime
+from helpers.roofline import Roof, Workload, regime, roof_label
 
-ROOF = Roof(peak_flops=100e9, bandwidth=10e9, label="test device")
+ROOF = Roof(peak_flops=100e9, bandwidth=10e9)
 
 
 @pytest.fixture
@@ -79,8 +79,8 @@ def test_the_roofs_are_measured_on_this_machine():
 
 # Roofs as day 5 measured them on a 2-core EPYC (32 MiB L3), one thread: peak 68 GFLOP/s; a copy
 # of 256 KiB (in cache) 40 GB/s, of 16 MiB 20 GB/s.
-CACHE = Roof(68e9, 40e9, label="cache: copying 256 KiB, 1 thread")
-MEMORY = Roof(68e9, 20e9, label="memory: copying 64 MiB, 1 thread")
+CACHE = Roof(68e9, 40e9, level="cache", copied=2**18, threads=1)
+MEMORY = Roof(68e9, 20e9, level="memory", copied=2**26, threads=1)
 
 
 def test_a_point_under_its_roof_is_above_none():
@@ -118,8 +118,8 @@ def test_a_roof_is_labelled_by_where_its_copy_fits(monkeypatch):
     monkeypatch.setattr(roofline, "measure_bandwidth", lambda device, elements, threads: 1e10)
     small = roofline.measure_roof("cpu", 2**16, peak_flops=1e11)
     large = roofline.measure_roof("cpu", 2**22, peak_flops=1e11, threads=2)
-    assert small.label == "cache: copying 256 KiB, 1 thread"
-    assert large.label == "memory: copying 16 MiB, 2 threads"  # 32 MiB: more than half the L3
+    assert roof_label(small) == "cache: copying 256 KiB, 1 thread"
+    assert roof_label(large) == "memory: copying 16 MiB, 2 threads"  # 32 MiB: more than half the L3
     assert (large.peak_flops, large.bandwidth) == (1e11, 1e10)
 
 
@@ -142,7 +142,7 @@ def test_draw_marks_every_workload():
     works = [Workload("loop", 4e4, 2e4, 500e-6), Workload("matmul", 2e9, 12e6, 0.025)]
     ax = roofline.draw(ROOF, works)
     labels = ax.get_legend_handles_labels()[1]
-    assert labels == ["roof (test device)", "loop (overhead-bound)", "matmul (compute-bound)"]
+    assert labels == ["roof (this device)", "loop (overhead-bound)", "matmul (compute-bound)"]
     assert ax.get_xscale() == "log" and "FLOPs per byte" in ax.get_xlabel()
 
 
@@ -150,7 +150,7 @@ def test_draw_shows_each_workload_s_roof_once():
     works = [Workload("loop", 4e4, 2e4, 500e-6), Workload("copy", 8e6, 8e6, 1.2e-3)]
     ax = roofline.draw([CACHE, MEMORY], works)
     labels = ax.get_legend_handles_labels()[1]
-    assert labels[:2] == [f"roof ({CACHE.label})", f"roof ({MEMORY.label})"]
+    assert labels[:2] == [f"roof ({roof_label(CACHE)})", f"roof ({roof_label(MEMORY)})"]
     assert len(roofline.draw([CACHE, CACHE], works).get_lines()) == 1
     with pytest.raises(ValueError, match="one roof per workload"):
         roofline.draw([CACHE], works)

@@ -8,7 +8,7 @@ import pytest
 import torch
 from torch.utils.data import DataLoader
 
-from helpers import day07, utilisation
+from helpers import day07, day07_algorithms, utilisation
 from helpers.data import JpegDataset
 from helpers.memory import Attempt
 from helpers.utilisation import UtilisationMeter, largest_batch_that_fits, peak_memory
@@ -205,7 +205,7 @@ FASTER = [a * r for a, r in zip(STEPS, [0.96, 0.97, 0.95, 0.96, 0.97, 0.96, 0.95
 def test_cost_verdict_follows_the_paired_difference(habit, fix, ending):
     cost = utilisation.habit_cost(habit, fix)
     assert cost.rounds == 7 and cost.difference.n == 7
-    text = day07.cost_verdict("x", cost)
+    text = day07_algorithms.cost_verdict("x", cost)
     assert text.endswith(ending), text
     assert "median of 7 rounds' ratios" in text
 
@@ -220,13 +220,13 @@ def test_tuning_verdict_follows_epochs_and_speed():
 
     same = paired_difference([1.0, 1.1, 0.9, 1.0], [1.05, 1.0, 1.0, 0.95])
     slower = paired_difference([2.0, 2.1, 2.05], [1.0, 1.1, 1.0])
-    text = day07.tuning_verdict({"a": 100, "b": 300}, same)
+    text = day07_algorithms.tuning_verdict({"a": 100, "b": 300}, same)
     assert "3.0x fewer epochs" in text and "did not change measurably" in text
-    assert "more epochs" in day07.tuning_verdict({"a": 300, "b": 100}, slower)
-    assert "differed too" in day07.tuning_verdict({"a": 300, "b": 100}, slower)
-    assert "only b reached" in day07.tuning_verdict({"a": None, "b": 100}, same)
-    assert "neither reached" in day07.tuning_verdict({"a": None, "b": None}, same)
-    assert "the same 50 epochs" in day07.tuning_verdict({"a": 50, "b": 50}, same)
+    assert "more epochs" in day07_algorithms.tuning_verdict({"a": 300, "b": 100}, slower)
+    assert "differed too" in day07_algorithms.tuning_verdict({"a": 300, "b": 100}, slower)
+    assert "only b reached" in day07_algorithms.tuning_verdict({"a": None, "b": 100}, same)
+    assert "neither reached" in day07_algorithms.tuning_verdict({"a": None, "b": None}, same)
+    assert "the same 50 epochs" in day07_algorithms.tuning_verdict({"a": 50, "b": 50}, same)
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,12 @@
 """The course's models: small fully connected ReLU networks.
 
 * :class:`MLP` has one hidden layer whose ``nn.Linear`` modules are named ``fc1`` and ``fc2``, so
-  that ``self.fc1(x)`` in ``forward`` reads as in the lesson (day 3 explains why it works).
-* :class:`IrisMLP` is the lesson's network, 4-10-3 (days 0, 2, 3, 5 and the homework).
-* :func:`mlp` builds a network of any widths, e.g. day 6's wide ``(4, 512, 512, 3)`` (days 6, 7).
+  that ``self.fc1(x)`` in ``forward`` reads as in the lesson (day 3, section 3 explains why it
+  works).
+* :class:`IrisMLP` is the lesson's network, 4-10-3 (day 0, section 4; day 2, sections 2 to 7;
+  day 5, sections 5 and 9; and the homework).
+* :func:`mlp` builds a network of any widths, e.g. day 6's wide ``(4, 512, 512, 3)`` (day 6,
+  section 1; day 7).
 
 Every constructor takes the sizes in the order data flows: inputs, hidden, outputs.
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from helpers import receipts
-from helpers.i18n import N_, _, word
+from helpers.i18n import N_, _, catalog, language, word
 from helpers.receipts import Receipt, Shelf
 from helpers.stats import AffineFit, Difference, Interval, LineCheck, SameRows
 
@@ -205,12 +205,14 @@ class Beside:
             display(self.table)
 
 
-def receipt_label(receipt: Receipt) -> str:
-    """A receipt's column: the device, the date, and whose receipt it is."""
+def receipt_label(receipt: Receipt, lang: str | None = None) -> str:
+    """A receipt's column (or a plot's legend entry, in :func:`helpers.i18n.plot_language`):
+    the device, the date, and whose receipt it is."""
+    words = catalog(lang or language())
     if receipt.reference:
-        whose = _("{machine}, {day} (the course's reference, not yours)")
+        whose = words.gettext("{machine}, {day} (the course's reference, not yours)")
     else:
-        whose = _("{machine}, {day} (your receipt)")
+        whose = words.gettext("{machine}, {day} (your receipt)")
     return whose.format(machine=receipt.name, day=receipt.day)
 
 

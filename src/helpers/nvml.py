@@ -1,7 +1,8 @@
 """NVML, the NVIDIA driver's own library (behind ``nvidia-smi``), set up once for the course.
 
-Both the hardware report (day 1: the driver version) and the live view (days 1, 2: memory and
-utilisation while something runs) read the GPUs through :func:`library`. Without an NVIDIA driver
+Both the hardware report (day 1, section 3: the driver version) and the live view (day 1,
+section 5; day 2, section 7: memory and utilisation while something runs) read the GPUs through
+:func:`library`. Without an NVIDIA driver
 (or without the ``nvidia-ml-py`` package) it returns ``None``, and callers fall back to what
 PyTorch or the operating system says.
 """

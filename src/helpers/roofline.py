@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from helpers.i18n import N_, _, label, plot_language, word
+from helpers.i18n import N_, catalog, label, language, plot_language, word
 from helpers.timing import benchmark
 
 REGIMES = (N_("compute-bound"), N_("bandwidth-bound"), N_("overhead-bound"))
@@ -65,7 +65,13 @@ class Roof:
     """Floating-point operations per second, measured on a large matrix product."""
     bandwidth: float
     """Bytes per second, measured on a large copy (bytes read plus bytes written)."""
-    label: str = "this device"
+    level: str = ""
+    """Where that copy's bytes lived, ``cache`` or ``memory`` (:func:`memory_level`); empty for a
+    roof not measured by :func:`measure_roof`."""
+    copied: int = 0
+    """The bytes of the copy the bandwidth was measured with."""
+    threads: int | None = None
+    """The CPU threads it was measured with (``None`` on a GPU)."""
 
     @property
     def ridge(self) -> float:
@@ -230,16 +236,29 @@ def measure_roof(
     bandwidth = measure_bandwidth(device, elements, threads)
     copied = 4 * elements
     level = memory_level(2 * copied, last_level_cache(device))
-    said = {"level": word(level), "size": _mib(copied), "threads": threads}
-    if device.type != "cpu":
-        label = _("{level}: copying {size}").format(**said)
-    else:
-        label = (
-            _("{level}: copying {size}, {threads} threads")
-            if threads > 1
-            else _("{level}: copying {size}, {threads} thread")
-        ).format(**said)
-    return Roof(peak_flops, bandwidth, label=label)
+    on_cpu = threads if device.type == "cpu" else None
+    return Roof(peak_flops, bandwidth, level=level, copied=copied, threads=on_cpu)
+
+
+def roof_label(roof: Roof, lang: str | None = None) -> str:
+    """How a roof is named in a legend or a sentence, in ``lang`` (default: the course's):
+    ``'memory: copying 64 MiB, 1 thread'``, or ``'this device'`` for a roof not measured by
+    :func:`measure_roof`.
+
+    >>> roof_label(Roof(68e9, 40e9, level="cache", copied=2**18, threads=1), "en")
+    'cache: copying 256 KiB, 1 thread'
+    """
+    words = catalog(lang or language())
+    if not roof.level:
+        return words.gettext("this device")
+    said = {"level": word(roof.level, lang), "size": _mib(roof.copied), "threads": roof.threads}
+    if roof.threads is None:
+        return words.gettext("{level}: copying {size}").format(**said)
+    return words.ngettext(
+        "{level}: copying {size}, {threads} thread",
+        "{level}: copying {size}, {threads} threads",
+        roof.threads,
+    ).format(**said)
 
 
 # A chain of eight elementwise operations. Run one operator at a time (eager), each reads its
@@ -295,8 +314,8 @@ def draw(
     intensities = [w.intensity for w in workloads] + [r.ridge for r in distinct]
     x = np.logspace(np.log10(min(intensities)) - 1, np.log10(max(intensities)) + 1, 200)
     for one, style in zip(distinct, ["-", "--", "-.", ":"] * len(distinct), strict=False):
-        ax.plot(x, [one.attainable(i) for i in x], color="black", lw=2, ls=style,
-                label=label("roof ({roof})").format(roof=one.label))  # fmt: skip
+        named = label("roof ({roof})").format(roof=roof_label(one, plot_language()))
+        ax.plot(x, [one.attainable(i) for i in x], color="black", lw=2, ls=style, label=named)
     markers = {"compute-bound": "s", "bandwidth-bound": "^", "overhead-bound": "o"}
     for work, its_roof in zip(workloads, roofs, strict=True):
         found = regime(work, its_roof, share)

@@ -555,7 +555,7 @@ def bootstrap(python: str = sys.executable, root: Path | None = None) -> int:
             return 1
     _say(
         _("The course is in {root}; its lessons are in {lessons}.").format(
-            root=root, lessons=root / "notebooks"
+            root=root, lessons=root / paths.NOTEBOOKS.relative_to(paths.ROOT)
         )
     )
     return _run([python, "-m", "helpers", "doctor"], cwd=root, env=child)

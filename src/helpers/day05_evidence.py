@@ -1,0 +1,290 @@
+"""Day 5 · The logging-frequency timing experiment: the lesson's explanation judged, in words
+(section 10)
+
+Each :class:`helpers.day05_rules.Judgement` said as a verdict and its evidence, the verdict table,
+and the third part judged on a receipt's GPU beside this machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from helpers import loop_prices, narration, receipts
+from helpers.day05_rules import CLAIMED, Judgement, judge_receipt
+from helpers.i18n import _, word
+from helpers.narration import Beside, heading, here, microseconds, receipt_label
+from helpers.receipts import Shelf
+
+
+def _us(seconds: float) -> str:
+    value = seconds * 1e6
+    return f"{value:,.0f} µs" if abs(value) >= 100 else f"{value:.3g} µs"
+
+
+def shown_verdict(judgement: Judgement) -> str:
+    """The verdict in the course's language."""
+    cpu = "not testable on a "
+    if judgement.verdict.startswith(cpu):
+        return _("not testable on a {device}").format(device=judgement.verdict.removeprefix(cpu))
+    return word(judgement.verdict)
+
+
+def _launches(operators: float, computing: float, device_type: str) -> str:
+    """What the operators an epoch dispatches are on ``device_type``."""
+    if device_type == "cuda":
+        return _("{computing:.0f} of them compute, each a kernel launch").format(
+            computing=computing
+        )
+    if device_type == "mps":
+        return _("{computing:.0f} of them compute, each a GPU kernel").format(computing=computing)
+    return _(
+        "{computing:.0f} of them compute; a CPU launches no kernels, so "
+        "dispatch, autograd and the optimiser's Python stand in for the "
+        "launches"
+    ).format(computing=computing)
+
+
+def _floor_evidence(j: Judgement) -> str:
+    f = j.figures
+    floor = f["floor"]
+    head = _(
+        "The floor is real: {value} per epoch (95% interval {low} to {high}), "
+        "paid whatever is recorded; {outside:.0%} of an epoch lies outside the "
+        "operators' own time"
+    ).format(value=_us(floor.value), low=_us(floor.low), high=_us(floor.high), outside=f["outside"])
+    loop = _(
+        "The `for` statement with its `%` test takes {ns:.0f} ns of it "
+        "({percent:.2g}%): the loop that carries a floor is the Python each "
+        "epoch runs, not the loop statement"
+    ).format(ns=f["bare_loop"] * 1e9, percent=f["bare_loop"] / floor.value * 100)
+    if "overhead" in j.unmet:
+        return _(
+            "{head}: most of the floor is the operators' work itself, not the loop "
+            "or the launches. {loop}."
+        ).format(head=head, loop=loop)
+    return _(
+        "{head}: overhead, the cost of issuing the {operators:.0f} operators "
+        "each epoch dispatches ({launches}). {loop}."
+    ).format(
+        head=head,
+        operators=f["operators"],
+        launches=_launches(f["operators"], f["computing"], j.device),
+        loop=loop,
+    )
+
+
+def _sync_evidence(j: Judgement) -> str:
+    price = j.figures["price"]
+    said = {
+        "priced": _("one recording costs {price}").format(
+            price=narration.interval(price, 1e6, " µs", 2)
+        ),
+        "zero": narration.zero(price),
+        "bend": narration.interval(j.figures["bend"], 1e3, " ms", 1),
+        "sharp": _("these runs would have detected {smallest} or more").format(
+            smallest=_us(j.figures["smallest_slope"])
+        ),
+        "device": j.device,
+    }
+    if "queued" in j.unmet:
+        return _(
+            "On a {device} nothing is queued, so `.item()` has nothing to wait "
+            "for: it reads a number already in memory. What these runs saw "
+            "({priced}; {zero}; bend {bend}) is the work of recording, or noise, "
+            "not a wait; run this notebook on a GPU to test the claim."
+        ).format(**{**said, "device": j.device.upper()})
+    if "priced" in j.unmet:
+        return _(
+            "On this {device} device the waits do not show: {priced}: {zero}; "
+            "{sharp}, so if they cost, they cost less."
+        ).format(**said)
+    if "positive" in j.unmet:
+        return _(
+            "Recording more made runs faster ({priced}): a drift of the machine, "
+            "not a cost. Re-run with more rounds."
+        ).format(**said)
+    if "bends" in j.unmet:
+        return _(
+            "The waits are real: {priced}. But the time does not bend upwards "
+            "(bend {bend}): each recording costs the same however often it comes, "
+            "so the waits matter in proportion to their number: no threshold."
+        ).format(**said)
+    return _(
+        "The waits are real: {priced}, and the time bends upwards (bend "
+        "{bend}): frequent recordings cost more each, rare ones next to "
+        "nothing: a threshold effect."
+    ).format(**said)
+
+
+def _capital(sentence: str) -> str:
+    return sentence[0].upper() + sentence[1:]
+
+
+def _issue_evidence(j: Judgement) -> str:
+    f = j.figures
+    facts = _(
+        "with rare recordings an epoch takes {epoch}, {overhead:.0%} of it "
+        "outside the operators (overhead) and {sync_share:.1%} of a run in the "
+        "recordings' waits; issuing fewer operations per epoch made training "
+        "at least {speedup_low:.2f}× as fast in three rounds out of four"
+    ).format(
+        epoch=_us(f["epoch"]),
+        overhead=f["overhead"],
+        sync_share=f["sync_share"],
+        speedup_low=f["speedup_low"],
+    )
+    reasons = {
+        "overhead": _("most of an epoch is spent inside operators: the work, not issuing it"),
+        "waits": _("the waits still take most of the time"),
+        "speed-up": _("issuing less did not make it reliably faster"),
+    }
+    failed = [reasons[name] for name in j.unmet if name in reasons]
+    if failed:
+        said = _("{facts}; but {reasons}.").format(facts=facts, reasons=_("; ").join(failed))
+        return _capital(said)
+    if "queued" in j.unmet:
+        return _(
+            "On a CPU nothing is queued (the CPU runs each operator itself), so "
+            "only the second half can be tested, and it holds: {facts}."
+        ).format(facts=facts)
+    return _capital(_("{facts}.").format(facts=facts))
+
+
+def _compute_evidence(j: Judgement) -> str:
+    f = j.figures
+    head = _(
+        "{seconds:g} s over {epochs} epochs is {per_epoch} per epoch. As "
+        "arithmetic ({flops:,.0f} FLOPs per epoch) that is {gflops:.3g} "
+        "GFLOP/s, {below:,.0f}× below this machine's own peak: it is not "
+        "arithmetic time. Here the operators' own time over {epochs} epochs is "
+        "{inside_total:.2g} s ({inside} per epoch)"
+    ).format(
+        seconds=f["seconds"],
+        epochs=f["epochs"],
+        per_epoch=_us(f["seconds"] / f["epochs"]),
+        flops=f["flops"],
+        gflops=f["implied_flops"] / 1e9,
+        below=f["peak_flops"] / f["implied_flops"],
+        inside_total=f["inside_total"],
+        inside=_us(f["inside_operators"]),
+    )
+    if "within" in j.unmet:
+        return _(
+            "{head}: the {seconds:g} s are more than twice that, so they must hold "
+            "overhead as well; the lesson never said, so its remaining time is not "
+            "well defined either."
+        ).format(head=head, seconds=f["seconds"])
+    return _(
+        "{head}: the {seconds:g} s are within twice that, so they could be "
+        "time inside operators (on a GPU, kernels that take microseconds "
+        "however little they compute); the lesson never said, so its remaining "
+        "time is not well defined either."
+    ).format(head=head, seconds=f["seconds"])
+
+
+_EVIDENCE = {
+    "floor": _floor_evidence,
+    "sync": _sync_evidence,
+    "issue": _issue_evidence,
+    "compute": _compute_evidence,
+}
+
+
+def evidence(judgement: Judgement) -> str:
+    """The numbers behind the verdict, as a sentence in the course's language."""
+    return _EVIDENCE[judgement.part](judgement)
+
+
+def verdict_row(judgement: Judgement) -> dict:
+    """The claim, the verdict and the evidence, headed in the course's language."""
+    return {
+        _("claim"): word(CLAIMED[judgement.part]),
+        _("your data"): shown_verdict(judgement),
+        _("evidence"): evidence(judgement),
+    }
+
+
+def verdict_table(judgements: Sequence[Judgement]) -> pd.DataFrame:
+    """The claims as the index, the verdicts as the one column (the evidence is said apart)."""
+    table = pd.DataFrame([verdict_row(j) for j in judgements]).set_index(_("claim"))
+    return table[[_("your data")]]
+
+
+def verdict_lines(judgements: Sequence[Judgement]) -> str:
+    """Each verdict, its part and its evidence, as a Markdown list item."""
+    return "\n".join(
+        _("- **{verdict}** ({part}): {evidence}").format(
+            verdict=shown_verdict(j), part=j.part, evidence=evidence(j)
+        )
+        for j in judgements
+    )
+
+
+def _time_of(key: str, seconds: float | None) -> str:
+    """Seconds for the whole run (``student``), microseconds for the rest."""
+    if key == "student" and seconds is not None:
+        return f"{seconds:,.2f} s"
+    return microseconds(seconds)
+
+
+def beside_receipt(
+    measured: Mapping[str, float], verdict: Judgement, device_type: str, found: Shelf | None = None
+) -> Beside:
+    """Section 10: ``.item()``, the loop's floor and its variants priced on the receipt's device
+    (:func:`helpers.loop_prices.prices`) beside this machine's (``measured``: seconds by
+    :data:`helpers.loop_prices.ROWS` key, those measured here), and the third part of the
+    explanation judged with both (``verdict``: this machine's; :func:`judge_receipt`)."""
+    found = receipts.load_all() if found is None else found
+    receipt = found.pick()
+    if receipt is None:
+        return Beside(heading(found, None))
+    prices = loop_prices.prices(receipt)
+    names = {k: word(receipt["day05"][k]) for k in ("lesson", "fastest")}  # data keys, shown
+    rows = {
+        "item": _("one .item(), alone"),
+        "recording": _("one recording inside the loop (its price b)"),
+        "launches": _("launching one epoch's kernels (the launch floor)"),
+        "lesson": _("an epoch of the lesson loop ({lesson})"),
+        "kept": _("an epoch with the losses kept on the device (no waits)"),
+        "fastest": _("an epoch of the fastest variant ({fastest})"),
+        "student": _("the student's run priced: 20,000 epochs, 200 recordings"),
+    }
+    table = pd.DataFrame(
+        {
+            here(device_type): [_time_of(k, measured.get(k)) for k in loop_prices.ROWS],
+            receipt_label(receipt): [_time_of(k, prices[k]) for k in loop_prices.ROWS],
+        },
+        index=[rows[k].format(**names) for k in loop_prices.ROWS],
+    )
+    notes = [heading(found, receipt)]
+    there = judge_receipt(receipt)
+    if there is not None:
+        notes.append(
+            _(
+                "**The third part (asynchronous submission):** here *{here}*; on "
+                "{label} *{there}*. {evidence}"
+            ).format(
+                here=shown_verdict(verdict),
+                there=shown_verdict(there),
+                label=receipt_label(receipt),
+                evidence=evidence(there),
+            )
+        )
+    elif loop_prices.busy_share(receipt) is None:
+        notes.append(
+            _(
+                "This receipt has no busy share of the lesson loop, so the third part "
+                "is not judged on it."
+            )
+        )
+    else:
+        notes.append(
+            _(
+                "This receipt keeps each variant's median speed-up but not the lower "
+                "quartile of its rounds, so the third part is not judged on it "
+                "(`python -m helpers receipt` keeps both)."
+            )
+        )
+    return Beside("\n\n".join(notes), table)
