@@ -106,7 +106,7 @@ def test_max_difference_needs_the_same_parameters():
     "difference, word", [(0.0, "identical"), (1e-7, "same"), (1e-2, "different")]
 )
 def test_same_weights_follows_the_number(difference, word):
-    assert f"**{word}**" in narration.same_weights(difference, 1e-5, "two runs")
+    assert f"**{word}**" in narration.same_weights(difference, tolerance=1e-5, what="two runs")
 
 
 # --- ring all-reduce, bytes, and the homework's runner (forked processes) ---------------------

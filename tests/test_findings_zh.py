@@ -35,6 +35,7 @@ from helpers import (
     stats,
     utilisation,
 )
+from helpers.i18n import _
 
 CARD = {"cpu": "AMD EPYC 7763", "cpu_usable": 8, "device": "cpu", "torch": "2.5.1",
         "torch_build": "CPU", "torch_threads": 8, "python": "3.11.9"}  # fmt: skip
@@ -77,13 +78,13 @@ FINDINGS = {
     "hardware.card_line": lambda: hardware.card_line(CARD),
     "hardware.card_line_one_thread": lambda: hardware.card_line(CARD | {"torch_threads": 1}),
     "distributed.identical": lambda: narration.same_weights(
-        0.0, 1e-6, "the run that lost a worker and the undisturbed one"
+        0.0, tolerance=1e-6, what=_("the run that lost a worker and the undisturbed one")
     ),
     "distributed.same": lambda: narration.same_weights(
-        2e-7, 1e-4, "the ring and all_reduce", "sums"
+        2e-7, tolerance=1e-4, what=_("the ring and all_reduce"), things=_("sums")
     ),
     "distributed.different": lambda: narration.same_weights(
-        3e-3, 1e-5, "the 8 stacked copies and the 8 trained alone"
+        3e-3, tolerance=1e-5, what=_("the 8 stacked copies and the 8 trained alone")
     ),
     "preprocessing": lambda: day04.code_note("thal", "rises"),
     "copies": lambda: " ".join(day02.variant_findings(copies.copy_curve(_copies_table()))),

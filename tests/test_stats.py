@@ -226,7 +226,7 @@ def test_the_cross_validation_correction_widens_the_interval_by_its_factor():
 @pytest.mark.parametrize(
     ("a_only", "b_only", "words"),
     [
-        (0, 0, "A alone got 0 row(s) right, B alone 0, of 30: exactly the same"),
+        (0, 0, "A alone got 0 rows right, B alone 0, of 30: exactly the same"),
         (3, 2, "could be luck"),
         (12, 0, "**A** is better"),
         (1, 12, "**B** is better"),

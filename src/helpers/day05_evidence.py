@@ -14,7 +14,7 @@ import pandas as pd
 from helpers import loop_prices, narration, receipts
 from helpers.day05_rules import CLAIMED, Judgement, judge_receipt
 from helpers.i18n import _, word
-from helpers.narration import Beside, heading, here, microseconds, receipt_label
+from helpers.narration import Beside, capital, heading, here, microseconds, receipt_label
 from helpers.receipts import Shelf
 
 
@@ -118,10 +118,6 @@ def _sync_evidence(j: Judgement) -> str:
     ).format(**said)
 
 
-def _capital(sentence: str) -> str:
-    return sentence[0].upper() + sentence[1:]
-
-
 def _issue_evidence(j: Judgement) -> str:
     f = j.figures
     facts = _(
@@ -143,13 +139,13 @@ def _issue_evidence(j: Judgement) -> str:
     failed = [reasons[name] for name in j.unmet if name in reasons]
     if failed:
         said = _("{facts}; but {reasons}.").format(facts=facts, reasons=_("; ").join(failed))
-        return _capital(said)
+        return capital(said)
     if "queued" in j.unmet:
         return _(
             "On a CPU nothing is queued (the CPU runs each operator itself), so "
             "only the second half can be tested, and it holds: {facts}."
         ).format(facts=facts)
-    return _capital(_("{facts}.").format(facts=facts))
+    return capital(_("{facts}.").format(facts=facts))
 
 
 def _compute_evidence(j: Judgement) -> str:

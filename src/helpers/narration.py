@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from helpers import receipts
-from helpers.i18n import N_, _, catalog, language, word
+from helpers.i18n import _, catalog, language, ngettext, word
 from helpers.receipts import Receipt, Shelf
 from helpers.stats import AffineFit, Difference, Interval, LineCheck, SameRows
 
@@ -49,7 +49,8 @@ def zero(found: Interval) -> str:
     ).format(n=found.n)
 
 
-def _capital(sentence: str) -> str:
+def capital(sentence: str) -> str:
+    """``sentence`` with its first letter in upper case (nothing changes in Chinese)."""
     return sentence[0].upper() + sentence[1:]
 
 
@@ -59,9 +60,9 @@ def difference(found: Difference, a: str = "a", b: str = "b") -> str:
     a, b = word(a), word(b)
     said = {"a": a, "b": b, "value": interval(found), "zero": zero(found)}
     if not found.distinguishable:
-        return _capital(_("{a} minus {b} is {value}: {zero}.").format(**said))
+        return capital(_("{a} minus {b} is {value}: {zero}.").format(**said))
     larger, smaller = (a, b) if found.value > 0 else (b, a)
-    return _capital(
+    return capital(
         _("{a} minus {b} is {value}: {zero}, so {larger} is larger than {smaller}.").format(
             larger=larger, smaller=smaller, **said
         )
@@ -72,9 +73,11 @@ def same_rows(found: SameRows, a: str, b: str) -> str:
     """Two models on the same test rows: whether the rows only one of them got right are too
     lopsided for luck (McNemar's exact test at ``found.confidence``)."""
     a, b = word(a), word(b)
-    head = _("{a} alone got {a_only} row(s) right, {b} alone {b_only}, of {n}").format(
-        a=_capital(a), a_only=found.a_only, b=b, b_only=found.b_only, n=found.n
-    )
+    head = ngettext(
+        "{a} alone got {a_only} row right, {b} alone {b_only}, of {n}",
+        "{a} alone got {a_only} rows right, {b} alone {b_only}, of {n}",
+        found.a_only,
+    ).format(a=capital(a), a_only=found.a_only, b=b, b_only=found.b_only, n=found.n)
     if found.a_only + found.b_only == 0:
         return _("{head}: exactly the same rows right, so nothing tells them apart.").format(
             head=head
@@ -152,18 +155,19 @@ def line(found: LineCheck, what: str = "one recording") -> str:
 
 
 def same_weights(
-    difference: float, tolerance: float, what: str, things: str = N_("weights")
+    difference: float, *, tolerance: float, what: str, things: str | None = None
 ) -> str:
-    """Whether two runs ended with the same weights (or other ``things``): identical, within
-    ``tolerance`` (float32 sums in another order), or different (days 7 and 8).
+    """Whether two runs (``what``, said in the course's language) ended with the same weights
+    (or other ``things``): identical, within ``tolerance`` (float32 sums in another order: the
+    caller names it), or different (days 7 and 8).
 
-    >>> same_weights(0.0, 1e-5, "the resumed run and the undisturbed one")
+    >>> same_weights(0.0, tolerance=1e-5, what="the resumed run and the undisturbed one")
     'The resumed run and the undisturbed one end with **identical** weights (bit for bit).'
-    >>> same_weights(2e-7, 1e-4, "the ring and all_reduce", "sums").split(":")[0]
-    'The ring and all_reduce end with the **same** sums'
+    >>> same_weights(2e-7, tolerance=1e-4, what="the ring and all_reduce", things="sums")[:42]
+    'The ring and all_reduce end with the **sam'
     """
-    what, things = word(what), word(things)
-    head = what[0].upper() + what[1:]
+    things = things or _("weights")
+    head = capital(what)
     if difference == 0:
         return _("{head} end with **identical** {things} (bit for bit).").format(
             head=head, things=things

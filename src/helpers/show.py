@@ -3,7 +3,7 @@ whose text is readable (every day).
 
 A lesson writes what it found as a sentence whose numbers come from the run::
 
-    say(f"One recording costs **{fit.b.value * 1e6:.1f} µs**.")
+    say(_("One recording costs **{us:.1f} µs**.").format(us=fit.b.value * 1e6))
 
 so the executed notebook reads as prose, and no number in it was typed in advance. Outside a
 notebook (a script, a test) the text is printed as it is.
@@ -49,7 +49,7 @@ def compare_guess(
     Numbers are close when they are within a factor ``close`` of each other; anything else
     (a word, a choice) must be equal. ``None`` means no guess was written. ``fmt`` formats both
     numbers (e.g. ``"{:.2f} s"``); by default whole numbers get thousands separators. The
-    sentence is in the course's language (:mod:`helpers.messages`); the examples are English.
+    sentence is in the course's language (:mod:`helpers.i18n`); the examples are English.
 
     >>> compare_guess(80, 83, "parameters")
     'You guessed 80 parameters; the run measured 83: close.'

@@ -8,14 +8,13 @@ compiles it to the ``.mo`` file gettext reads::
     python -m helpers messages           # update the catalogs from the code, then compile them
     python -m helpers messages --check   # only say what is out of step (make test does too)
 
-When an English sentence changes, the update keeps its old translation as *fuzzy* (with the old
-English beside it, ``#| msgid``), adds new sentences untranslated and moves those no code uses
-any more to the end as obsolete (``#~``): a translator's tool (Poedit, Weblate) lists all three.
-:func:`problems` names every such message until a translator has dealt with it.
+When an English sentence changes, the update keeps its old translation as *fuzzy* (for the
+translator to review against the new English), adds new sentences untranslated and moves those no
+code uses any more to the end as obsolete (``#~``): a translator's tool (Poedit, Weblate) lists all
+three. :func:`problems` names every such message until a translator has dealt with it.
 
-The same can be done with Babel's own command line (``pybabel extract -F i18n/babel.cfg ...``)
-except for notebooks, which Babel does not read: :func:`extract_notebook` is its extractor for
-them (each message's location is the notebook and its cell number).
+Babel extracts, updates and compiles; it does not read notebooks, so :func:`extract_notebook` is
+its extractor for their code cells (a message's location in the catalog is the notebook).
 """
 
 from __future__ import annotations
@@ -112,14 +111,14 @@ def load(lang: str, locale: Path = LOCALE) -> Catalog:
 
 
 def save(catalog: Catalog, lang: str, locale: Path = LOCALE) -> None:
-    """Write ``lang``'s ``.po`` file (without line numbers: they change at every edit) and its
-    compiled ``.mo``."""
+    """Write ``lang``'s ``.po`` file and its compiled ``.mo``: one line per message (no wrapping,
+    so a diff shows whole messages), without line numbers (they change at every edit) and
+    without a fuzzy entry's old English (``#| msgid``: Babel cannot read it back)."""
     po_path(lang, locale).parent.mkdir(parents=True, exist_ok=True)
     for message in catalog:  # every placeholder is str.format's: a "%" is a percent sign
         message.flags.discard("python-format")
     with po_path(lang, locale).open("wb") as po:
-        write_po(po, catalog, width=100, sort_by_file=True, include_lineno=False,
-                 include_previous=True)  # fmt: skip
+        write_po(po, catalog, width=0, sort_by_file=True, include_lineno=False)
     mo_path(lang, locale).write_bytes(compiled(catalog))
 
 

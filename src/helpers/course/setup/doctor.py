@@ -5,7 +5,7 @@ its data, and warns with the fix when something is off (an NVIDIA GPU with a CPU
 driver too old for the build, an Apple silicon Mac without MPS, the grading sandbox missing, a
 space in a path that ``torch.compile`` builds against, a Windows whose Chinese code page makes
 ``torch.compile`` fail on the compiler's Chinese messages). It speaks the course's language
-(:func:`helpers.messages.language`): English in a terminal unless ``COURSE_LANG=zh``, Chinese in
+(:func:`helpers.i18n.language`): English in a terminal unless ``COURSE_LANG=zh``, Chinese in
 the Chinese edition's day 0.
 """
 
