@@ -13,6 +13,8 @@ import pytest
 import yaml
 from IPython.core.inputtransformer2 import TransformerManager
 
+from helpers.course.paths import day_key
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -109,7 +111,7 @@ def test_notebook_is_committed_clean(path):
 
 def test_lessons_link_to_their_homework():
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
-        homework = f"homework/day{path.name[3:5]}_homework.ipynb"
+        homework = f"homework/{path.name.split('_')[0]}_homework.ipynb"
         if (ROOT / "notebooks" / homework).exists():
             assert f"]({homework})" in path.read_text(encoding="utf-8"), (
                 f"{path.name} should link to {homework}"
@@ -134,7 +136,7 @@ def test_lessons_that_show_tables_use_the_one_table_setting(path):
 def test_lessons_carry_their_day_and_title():
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
         course = json.loads(path.read_text(encoding="utf-8"))["metadata"]["course"]
-        assert course["day"] == int(path.name[3:5]), path
+        assert f"day{day_key(course['day'])}" == path.name.split("_")[0], path
         assert course["title"], path
 
 

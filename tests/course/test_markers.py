@@ -80,3 +80,21 @@ def test_every_manual_question_has_a_rubric_that_adds_up(master):
         assert found[1] == part.points, f"{qid}: criteria add up to {found[1]}, not {part.points}"
         student = paths.homework(master.stem).read_text(encoding="utf-8")
         assert "Rubric" not in student, "rubrics are for graders only"
+
+
+def test_a_lettered_lesson_names_its_exercises_like_its_file(tmp_path):
+    """Day 5's two lessons are ``day05a`` and ``day05b``: their homework ids carry the letter, and
+    the grader collects their submissions by the same key."""
+    from helpers.course.grading.collect import find_submissions
+
+    nb = new_notebook(cells=[new_code_cell(EXERCISE.replace("day09", "day05a")),
+                             new_code_cell(TEST.replace("day09", "day05a"))])  # fmt: skip
+    path = tmp_path / "day05a_homework.ipynb"
+    nbformat.write(nb, path)
+    assert list(parse(path).exercises) == ["day05a.a"]
+    (tmp_path / "ann_day05a_homework.ipynb").write_bytes(path.read_bytes())
+    found, other = find_submissions(tmp_path)
+    assert [(s.student, s.homework) for s in found] == [("ann", "day05a_homework")], other
+    assert paths.day_key("5a") == "05a" and paths.day_key(7) == "07"
+    with pytest.raises(ValueError, match="a number and a letter"):
+        paths.day_key("five")

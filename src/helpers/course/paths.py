@@ -12,6 +12,7 @@ translations, the lock file, JupyterLab's settings.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from helpers.paths import (
@@ -56,6 +57,8 @@ __all__ = [
     "master",
     "masters",
     "readme",
+    "DAY",
+    "day_key",
 ]
 
 # The homework: the masters (solutions, hidden tests) and the student versions made from them.
@@ -74,6 +77,25 @@ LOCK, I18N, GUIDE = ROOT / "requirements-lock.txt", ROOT / "i18n", ROOT / "instr
 EXECUTED, GRADES, RELEASE_BACKUPS = BUILD / "course", BUILD / "grades", BUILD / "release-backup"
 BROWSER_TEST = BUILD / "browser-test"
 LAB_CONFIG, LAB_WORKSPACES = BUILD / "jupyter-config", BUILD / "jupyter-workspaces"
+
+
+# A lesson's key: two digits, and a letter where one day has two lessons or a lesson sits between
+# two days (``day05a``, ``day05b``, ``day07b``). It names the lesson's file, its homework and its
+# exercises (``day05a.parts``); a lesson's metadata holds its day as the course map shows it (5,
+# or "5a").
+DAY = r"day\d\d[a-z]?"
+
+
+def day_key(day: int | str) -> str:
+    """The key of a lesson's day as file names and exercise ids write it (after ``day``).
+
+    >>> day_key(5), day_key("5a"), day_key("07b"), day_key(12)
+    ('05', '05a', '07b', '12')
+    """
+    found = re.fullmatch(r"(\d{1,2})([a-z]?)", str(day))
+    if found is None:
+        raise ValueError(f"not a lesson's day: {day!r} (a number, or a number and a letter: 5a)")
+    return f"{int(found[1]):02d}{found[2]}"
 
 
 def lessons() -> list[Path]:

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from helpers.course.grading.escape import shown
+from helpers.course.paths import DAY
 
 FILE_RE = re.compile(
-    r"^(?P<student>[A-Za-z0-9][A-Za-z0-9_.-]*?)_(?P<homework>day\d\d_homework)\.ipynb$"
+    rf"^(?P<student>[A-Za-z0-9][A-Za-z0-9_.-]*?)_(?P<homework>{DAY}_homework)\.ipynb$"
 )
-FOLDER_FILE_RE = re.compile(r"^(?P<homework>day\d\d_homework)\.ipynb$")
+FOLDER_FILE_RE = re.compile(rf"^(?P<homework>{DAY}_homework)\.ipynb$")
 STUDENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 

@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from helpers.course.paths import DAY
+
 if TYPE_CHECKING:  # nbformat takes seconds to import: only the functions that need it do
     import nbformat
 
-ID = r"day\d\d\.[a-z][a-z0-9_]*"
+ID = rf"{DAY}\.[a-z][a-z0-9_]*"
 EXERCISE_RE = re.compile(rf"^# EXERCISE (?P<id>{ID})\s*$")
 TEST_RE = re.compile(rf"^# TEST (?P<id>{ID}) \((?P<points>\d+(?:\.\d+)?) points?\)\s*$")
 MANUAL_RE = re.compile(rf"^MANUAL (?P<id>{ID}) \((?P<points>\d+(?:\.\d+)?) points?\)\s*$")
@@ -142,7 +144,8 @@ def _read_cell(homework: Homework, cell, index: int, where: str) -> None:
         elif first.startswith(("# EXERCISE", "# TEST")):
             raise HomeworkFormatError(
                 f"{where}: {first!r} is not a valid marker; write '# EXERCISE day00.name' or "
-                "'# TEST day00.name (2 points)' (ids: dayNN.lowercase_name)."
+                "'# TEST day00.name (2 points)' (ids: dayNN.lowercase_name; a lettered lesson's: "
+                "dayNNa.lowercase_name)."
             )
         regions(lines, BEGIN_SOLUTION, END_SOLUTION, where)
         regions(lines, BEGIN_HIDDEN, END_HIDDEN, where)

@@ -38,7 +38,7 @@ def _homework_of(notebook: Path, student: str) -> tuple[Homework, str, Path]:
         raise SubmitError(f"{notebook} is not a readable homework notebook: {err}") from err
     days = {i.split(".")[0] for i in [*homework.exercises, *homework.manual]}
     if not days:
-        lesson = re.match(r"(day\d\d)_", notebook.name)
+        lesson = re.match(rf"({paths.DAY})_", notebook.name)
         hint = (
             paths.homework(f"{lesson[1]}_homework")
             if lesson

@@ -150,7 +150,7 @@ def course_map(lang: str) -> str:
         meta = nbformat.read(source, as_version=4).metadata.get("course", {})
         title = _title(source, lang) or meta.get("title", source.stem)
         day = meta.get("day", "")
-        homework = paths.homework(f"day{int(day):02d}_homework") if day != "" else None
+        homework = paths.homework(f"day{paths.day_key(day)}_homework") if day != "" else None
         lesson = target(source, lang).relative_to(paths.ROOT).as_posix()
         cell = f"[{title}]({lesson})"
         work = ""

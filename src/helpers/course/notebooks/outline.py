@@ -72,9 +72,9 @@ def _slide_type(cell, index: int) -> str | None:
     return None
 
 
-def first_cell(source: str, day: int):
+def first_cell(source: str, day: int | str):
     """The lesson's first code cell: collapsed, tagged, and no slide of its own."""
-    cell = nbformat.v4.new_code_cell(source, id=f"bootstrap-day{day:02d}")
+    cell = nbformat.v4.new_code_cell(source, id=f"bootstrap-day{paths.day_key(day)}")
     cell.metadata = {
         "tags": [bootstrap.TAG],
         "jupyter": {"source_hidden": True},
@@ -99,7 +99,7 @@ def updated_lesson(nb, nav: str, minutes: int | None, first: str | None = None):
         else:
             cell.metadata.pop("slideshow", None)
     day = nb.metadata["course"]["day"]
-    nb.cells.append(nbformat.v4.new_markdown_cell(nav, id=f"nav-day{day:02d}"))
+    nb.cells.append(nbformat.v4.new_markdown_cell(nav, id=f"nav-day{paths.day_key(day)}"))
     if first is not None:
         nb.cells.insert(1, first_cell(first, day))
     if minutes is not None:
@@ -159,9 +159,9 @@ def course_map(lessons: list[tuple[Path, dict]], repository: str = "", branch: s
         "| --- | --- | --- | --- | --- |" + (" --- |" if colab else ""),
     ]
     for path, course in lessons:
-        homework = paths.homework(f"day{course['day']:02d}_homework")
+        homework = paths.homework(f"day{paths.day_key(course['day'])}_homework")
         link = (
-            f"[day {course['day']:02d}](notebooks/homework/{homework.name})"
+            f"[day {paths.day_key(course['day'])}](notebooks/homework/{homework.name})"
             if homework.exists()
             else "none"
         )
