@@ -186,17 +186,35 @@ def test_a_downward_bend_is_named():
     assert check.bend.high < 0 and "curves downwards" in narration.line(check)
 
 
-def test_bend_of_an_exact_parabola():
-    check = check_line([0, 1, 2, 3, 4], [1.0, 2.0, 5.0, 10.0, 17.0])  # 1 + x**2, range 4
-    assert check.bend.value == pytest.approx(4.0) and check.bend.distinguishable
+def test_an_exact_hinge_is_found_where_it_is():
+    xs = [0, 1, 2, 5, 10, 20, 50, 100] * 2
+    ys = [2.0 + 0.5 * max(0, x - 20) + 1e-9 * (i % 2) for i, x in enumerate(xs)]
+    check = check_line(xs, ys)
+    assert check.knee == 20.0 and check.knees_tried == 6
+    assert check.below.value == pytest.approx(0.0, abs=1e-9)
+    assert check.above.value == pytest.approx(0.5)
+    assert check.bend.value == pytest.approx(0.5 * 80) and check.bend.distinguishable
+
+
+def test_picking_the_best_knee_widens_the_intervals():
+    """Trying several knees and keeping the best flatters the fit: the intervals are those of as
+    many tests at once, wider than one test at the same knee would give."""
+    from scipy import stats as sp
+
+    ys = [5.0 + 1e-5 * x + random.Random(i).gauss(0, 0.01) for i, x in enumerate(LOG_X)]
+    check = check_line(LOG_X, ys)
+    half = (check.bend.high - check.bend.low) / 2
+    se = half / sp.t.ppf(1 - 0.025 / check.knees_tried, len(LOG_X) - 3)
+    assert half > sp.t.ppf(0.975, len(LOG_X) - 3) * se
 
 
 @pytest.mark.parametrize(
     ("x", "y", "kwargs", "message"),
     [
-        ([1, 2, 3], [1, 2, 3], {}, "at least 4 points"),
-        ([1, 1, 2, 2], [1, 2, 3, 4], {}, "3 different x values"),
-        ([1, 2, 3, 4], [1, 2, 3, 5], {"power": 1.0}, "power must be between 0 and 1"),
+        ([1, 2], [1, 2], {}, "at least 3 points"),
+        ([1, 2, 3, 4], [1, 2, 3, 4], {}, "at least 5 points"),
+        ([1, 1, 2, 2, 3], [1, 2, 3, 4, 5], {}, "4 different x values"),
+        ([1, 2, 3, 4, 5], [1, 2, 3, 5, 6], {"power": 1.0}, "power must be between 0 and 1"),
     ],
 )
 def test_check_line_rejects_what_it_cannot_test(x, y, kwargs, message):

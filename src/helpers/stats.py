@@ -8,9 +8,10 @@ One interval type, :class:`Interval`, whose one question is "can the data tell t
 * :func:`fit_affine`: ``time = a + b * x`` by least squares, with intervals for ``a`` and ``b``;
   day 5 (the price of one recording), day 8 (latency and bandwidth);
 * :func:`same_rows`: two models on the same test rows (day 4, section 5), McNemar's exact test;
-* :func:`check_line`: is the straight line right? The bend a parabola finds across the measured
-  range, and the smallest slope and bend these measurements could have detected (day 5), so that
-  "cannot tell it from zero" is never read as "proved to be zero".
+* :func:`check_line`: is the straight line right, or does the slope change at a knee (a
+  threshold)? The bend a line with one knee finds, and the smallest slope and bend these
+  measurements could have detected (day 5a), so that "cannot tell it from zero" is never read as
+  "proved to be zero".
 
 All are computed with scipy and return numbers; :mod:`helpers.narration` says what they mean.
 
@@ -20,8 +21,9 @@ All are computed with scipy and return numbers; :mod:`helpers.narration` says wh
 >>> fit = fit_affine([0, 10, 20, 30], [5.0, 5.1, 5.2, 5.3])
 >>> round(fit.b.value, 6), round(fit.a.value, 6)
 (0.01, 5.0)
->>> round(check_line([0, 1, 2, 3, 4], [1.0, 2.0, 5.0, 10.0, 17.0]).bend.value, 6)  # y = 1 + x**2
-4.0
+>>> found = check_line([0, 1, 2, 3, 4, 5], [1.0, 1.0, 1.0, 2.0, 3.0, 4.0])  # flat, then rising
+>>> found.knee, abs(round(found.below.value, 6)), round(found.above.value, 6), round(found.bend.value, 6)
+(2.0, 0.0, 1.0, 3.0)
 """
 
 from __future__ import annotations
@@ -215,18 +217,26 @@ def fit_affine(x: Sequence[float], y: Sequence[float], confidence: float = 0.95)
 
 @dataclass(frozen=True)
 class LineCheck:
-    """Is ``y = a + b * x`` the right shape? What :func:`check_line` found."""
+    """Is ``y = a + b * x`` the right shape, or does the slope change at a knee? What
+    :func:`check_line` found."""
 
     fit: AffineFit
     """The straight line."""
+    knee: float
+    """The ``x`` where a line with one change of slope (a *hinge*) fits the points best."""
+    below: Interval
+    """The hinge's slope up to the knee (on day 5: the price of a recording when they are rare)."""
+    above: Interval
+    """Its slope after the knee (the price when they are frequent)."""
     bend: Interval
-    """How far a parabola through the same points bends away from the straight line, in ``y``'s
-    unit: ``c * x_range**2 / 4`` for the fitted ``y = a + b*x + c*x**2`` (its gap, at the middle of
-    the range, to the chord between the ends). Positive: the line curves upwards."""
+    """How far the hinge ends from where its first slope would have gone, at the largest ``x``:
+    ``(above - below) * (largest x - knee)``, in ``y``'s unit. Positive: the line turns upwards."""
     smallest_bend: float
     """The smallest bend these points would find distinguishable from zero (with ``power``)."""
     smallest_slope: float
     """The smallest slope ``b`` these points would find distinguishable from zero."""
+    knees_tried: int
+    """How many knees were tried: the intervals are widened for having picked the best of them."""
     power: float = 0.8
 
     @property
@@ -235,35 +245,60 @@ class LineCheck:
         return not self.bend.distinguishable
 
 
+def _hinge(xs: np.ndarray, ys: np.ndarray, knee: float):
+    """Least squares of ``y = a + b*x + c*max(0, x - knee)``: coefficients, covariance, RSS."""
+    design = np.column_stack([np.ones(len(xs)), xs, np.maximum(0.0, xs - knee)])
+    coefficients, *_rest = np.linalg.lstsq(design, ys, rcond=None)
+    residuals = ys - design @ coefficients
+    rss = float(residuals @ residuals)
+    return coefficients, (rss / (len(xs) - 3)) * np.linalg.inv(design.T @ design), rss
+
+
 def check_line(
     x: Sequence[float], y: Sequence[float], confidence: float = 0.95, power: float = 0.8
 ) -> LineCheck:
-    """Fit the straight line, test it against a parabola, and say how sharp both tests were.
+    """Fit the straight line, test it against a line with one knee, and say how sharp the test was.
 
-    The parabola ``y = a + b*x + c*x**2`` is fitted by least squares (``x`` centred on its mean);
-    its ``c`` becomes the bend (see :class:`LineCheck`) with a Student-t interval. The smallest
-    detectable slope and bend are ``(t(confidence) + t(power)) * standard error``. Needs at least
-    four points and three different ``x`` values.
+    A threshold is a change of slope: flat, then rising. The hinge ``y = a + b*x + c*max(0, x -
+    knee)`` is fitted by least squares at each measured ``x`` between the smallest and the
+    largest, and the knee that fits best is kept. Picking the best of several knees flatters the
+    fit, so the Student-t intervals use the confidence of that many tests at once (Bonferroni:
+    ``1 - (1 - confidence) / knees``). The smallest detectable slope and bend are ``(t(confidence)
+    + t(power)) * standard error``. Needs at least five points and four different ``x`` values.
+
+    >>> xs = [0, 1, 2, 5, 10, 20, 50, 100] * 3
+    >>> ys = [1.0 + 0.01 * max(0, x - 10) + 0.001 * (i % 3) for i, x in enumerate(xs)]
+    >>> found = check_line(xs, ys)
+    >>> found.knee, found.below.distinguishable, found.bend.low > 0
+    (10.0, False, True)
     """
     fit = fit_affine(x, y, confidence)
     xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    n = len(xs)
-    if n < 4 or len(set(xs.tolist())) < 3:
-        raise ValueError("need at least 4 points and 3 different x values to test for a bend")
-    centred = xs - xs.mean()
-    design = np.column_stack([np.ones(n), centred, centred**2])
-    coefficients, *_rest = np.linalg.lstsq(design, ys, rcond=None)
-    residuals = ys - design @ coefficients
-    dof = n - 3
-    variance = float(residuals @ residuals) / dof
-    covariance = variance * np.linalg.inv(design.T @ design)
-    scale = fit.x_range**2 / 4
-    bend, se_bend = float(coefficients[2]) * scale, math.sqrt(float(covariance[2, 2])) * scale
-    t = _t(confidence, dof)
+    levels = sorted(set(xs.tolist()))
+    if len(xs) < 5 or len(levels) < 4:
+        raise ValueError("need at least 5 points and 4 different x values to test for a knee")
+    knees = levels[1:-1]
+    knee = min(knees, key=lambda k: _hinge(xs, ys, k)[2])
+    (_a, b, c), covariance, _rss = _hinge(xs, ys, knee)
+    dof = len(xs) - 3
+    wide = 1 - (1 - confidence) / len(knees)
+    t = _t(wide, dof)
+    se_below = math.sqrt(float(covariance[1, 1]))
+    se_above = math.sqrt(float(covariance[1, 1] + covariance[2, 2] + 2 * covariance[1, 2]))
+    reach = levels[-1] - knee
+    bend, se_bend = float(c) * reach, math.sqrt(float(covariance[2, 2])) * reach
+
+    def around(value: float, se: float) -> Interval:
+        return Interval(value, value - t * se, value + t * se, len(xs), confidence)
+
     return LineCheck(
         fit=fit,
-        bend=Interval(bend, bend - t * se_bend, bend + t * se_bend, n, confidence),
-        smallest_bend=_detectable(se_bend, dof, confidence, power),
+        knee=float(knee),
+        below=around(float(b), se_below),
+        above=around(float(b + c), se_above),
+        bend=around(bend, se_bend),
+        smallest_bend=_detectable(se_bend, dof, wide, power),
         smallest_slope=fit.smallest_detectable(power),
+        knees_tried=len(knees),
         power=power,
     )
