@@ -10,8 +10,8 @@ import pytest
 from helpers import (
     day01,
     day02,
-    day05_evidence,
-    day05_rules,
+    day05a_evidence,
+    day05a_rules,
     day06,
     day07,
     day08,
@@ -122,7 +122,7 @@ def test_load_reference_reads_the_gpu_curve_of_a_receipt(tmp_path, monkeypatch):
     assert takeoff.load_reference(reference=FIXTURES / ONE)[0].reference is True
 
 
-CPU_VERDICT = day05_rules.Judgement("issue", "supported (second half only)")
+CPU_VERDICT = day05a_rules.Judgement("issue", "supported (second half only)")
 HERE = {"recording": 1.1e-6, "lesson": 9.5e-5, "kept": 9.0e-5, "fastest": 6.0e-6}
 
 
@@ -132,7 +132,7 @@ def test_day05_prices_the_sync_and_the_floor_on_the_gpu(tmp_path):
     assert prices["recording"] == pytest.approx(50e-6)  # 210 µs recording, 160 µs not
     assert prices["launches"] == pytest.approx(21 * 4.6e-6)
     assert prices["student"] == pytest.approx(20_000 * 160e-6 + 200 * 50e-6)
-    found = day05_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, ONE))
+    found = day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, ONE))
     assert found.table.iloc[:, 1].tolist()[:2] == ["17.0 µs", "50.0 µs"]
     assert found.table.iloc[:, 0].tolist()[:3] == ["not measured", "1.1 µs", "not measured"]
     assert "here *supported (second half only)*; on NVIDIA H100" in found.text
@@ -141,15 +141,15 @@ def test_day05_prices_the_sync_and_the_floor_on_the_gpu(tmp_path):
 
 def test_day05_judges_the_third_part_with_each_outcome():
     gpu = receipts.load(FIXTURES / ONE)
-    assert day05_rules.judge_receipt(gpu).verdict == "supported"
+    assert day05a_rules.judge_receipt(gpu).verdict == "supported"
     payload = receipts.load(FIXTURES / ONE).payload
     payload["day07"]["lesson loop 4-10-3, 120 rows"]["device busy share"] = 0.8  # kernels busy
     busy = receipts.Receipt(gpu.path, payload)
-    assert day05_rules.judge_receipt(busy).verdict == "not supported"
+    assert day05a_rules.judge_receipt(busy).verdict == "not supported"
     laptop = receipts.load(FIXTURES / CPU)
-    assert day05_rules.judge_receipt(laptop).verdict == "supported (second half only)"
+    assert day05a_rules.judge_receipt(laptop).verdict == "supported (second half only)"
     payload["day07"] = {}  # no busy share of the lesson loop, and no day05.busy_share
-    assert day05_rules.judge_receipt(receipts.Receipt(gpu.path, payload)) is None
+    assert day05a_rules.judge_receipt(receipts.Receipt(gpu.path, payload)) is None
     payload["day05"]["busy_share"] = 0.1
     assert loop_prices.busy_share(receipts.Receipt(gpu.path, payload)) == 0.1
 
@@ -161,20 +161,20 @@ def test_day05_without_losses_kept_on_the_device_and_with_a_quartile(tmp_path):
     m2 = receipts.Receipt(FIXTURES / M2, payload)
     assert loop_prices.prices(m2)["recording"] == pytest.approx(180e-6)  # one .item()
     shelf = receipts.Shelf([m2], [])
-    found = day05_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf)
+    found = day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf)
     assert "at least 2.50×" in found.text and "median" not in found.text
     del payload["day05"]["variants"]["hand-written step"]["speedup_q1"]  # a median alone
-    assert day05_rules.judge_receipt(m2) is None
+    assert day05a_rules.judge_receipt(m2) is None
     assert (
         "not the lower quartile"
-        in day05_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf).text
+        in day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf).text
     )
     payload["day07"] = {}
-    assert "no busy share" in day05_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf).text
+    assert "no busy share" in day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf).text
 
 
 def test_day05_without_a_receipt(tmp_path):
-    found = day05_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, MALFORMED))
+    found = day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, MALFORMED))
     assert found.table is None and HOW_TO in found.text and "malformed.json" in found.text
 
 

@@ -18,7 +18,7 @@ PLUMBING = {  # modules that teach nothing themselves: no lesson section to name
     "ddp_io",
 }  # fmt: skip
 NARRATION = re.compile(r"day\d\d[a-z]?(_[a-z]+)?")
-"""A day's narration modules: ``day05``, and ``day05_fixes`` for a part of a long lesson."""
+"""A day's narration modules: ``day05a``, and ``day05a_rules`` for a part of a long lesson."""
 LESSON = re.compile(r"day\d\d[a-z]?")
 """A lesson's own narration module: ``day06``, ``day05a``."""
 CITED = re.compile(r"\bday (\d+[a-z]?),\s+sections?\s+(\d+(?:(?:,\s*|\s+and\s+)\d+)*)")

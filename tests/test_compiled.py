@@ -1,5 +1,5 @@
 """Compiled variants priced end to end: compile time (cold and warm cache), break-even, the fastest
-end to end (day 5 says which to use: tests/test_day05.py)."""
+end to end (day 5 says which to use: tests/test_day05a.py)."""
 
 import math
 import os

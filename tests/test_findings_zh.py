@@ -14,10 +14,10 @@ from helpers import (
     day02,
     day03,
     day04,
-    day05,
-    day05_evidence,
-    day05_fixes,
-    day05_rules,
+    day05a,
+    day05a_evidence,
+    day05b,
+    day05a_rules,
     day06,
     day07,
     day07_algorithms,
@@ -105,15 +105,15 @@ FINDINGS = {
     "day06.shape": lambda: day06.curve_shape("tiny", [100, 1000, 10000], [1e-3, 1.1e-3, 5e-3]),
     "day06.range": lambda: day06.judge_lesson_range(2300, largest=1e6, against="GPU"),
     "day06.bound": lambda: day06.judge_lesson_bound(2300, largest=1e6, step_seconds=6.7e-4),
-    "roofline": lambda: day05_fixes.roofline_point(WORK, ROOF),
-    "day05.single": lambda: day05.single_runs_say(observation.student_fit()),
-    "day05.sync": lambda: day05_evidence.verdict_lines(
-        [day05_rules.judge_sync(LINE, device_type="cpu")]
+    "roofline": lambda: day05b.roofline_point(WORK, ROOF),
+    "day05.single": lambda: day05a.single_runs_say(observation.student_fit()),
+    "day05.sync": lambda: day05a_evidence.verdict_lines(
+        [day05a_rules.judge_sync(LINE, device_type="cpu")]
     ),
-    "day05.compute": lambda: day05_evidence.verdict_lines(
-        [day05_rules.judge_compute_claim(flops=2e3, peak_flops=5e10, inside_operators=2e-5)]
+    "day05.compute": lambda: day05a_evidence.verdict_lines(
+        [day05a_rules.judge_compute_claim(flops=2e3, peak_flops=5e10, inside_operators=2e-5)]
     ),
-    "compiled": lambda: day05_fixes.compile_advice(
+    "compiled": lambda: day05b.compile_advice(
         pd.DataFrame(
             {"µs per epoch": [150.0, 30.0], "compile, cold cache (s)": [0.0, 30.0],
              "compile, warm cache (s)": [0.0, 3.0]},
@@ -153,15 +153,15 @@ def test_each_finding_is_chinese_with_the_english_numbers(name, monkeypatch):
 
 def test_tables_and_labels_follow_the_language(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
-    line = day05_rules.judge_sync(LINE, device_type="cpu")
-    table = day05_evidence.verdict_table([line])
+    line = day05a_rules.judge_sync(LINE, device_type="cpu")
+    table = day05a_evidence.verdict_table([line])
     assert table.index.name == "论断" and list(table.columns) == ["你的数据"]
     assert table.iloc[0, 0] == "在 CPU 上无法检验"
     assert live.Sampler.source.fget(type("S", (), {"lib": None, "mps": False})()) == (
         "没有找到 GPU 或驱动：改为显示本进程的 CPU 占用和内存"
     )
     monkeypatch.setenv("COURSE_LANG", "en")
-    assert day05_evidence.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"
+    assert day05a_evidence.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"
 
 
 @pytest.mark.parametrize(

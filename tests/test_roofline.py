@@ -1,5 +1,5 @@
 """The roofline: the two roofs, the regime of a workload, the elementwise chain (what a point
-means, day 5 says: tests/test_day05.py)."""
+means, day 5 says: tests/test_day05a.py)."""
 
 import matplotlib
 

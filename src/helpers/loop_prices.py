@@ -5,7 +5,7 @@ launches, an epoch of each variant, and the student's run, from the figures a re
 A receipt (:mod:`helpers.receipts`) holds what day 5 measured on a GPU: ``sync`` (one small
 kernel's launch, one ``.item()``) and ``day05`` (the fixes' seconds per epoch, kernels per epoch,
 the busy share of a lesson epoch). This module only computes with them; what they say about the
-lesson's explanation is :mod:`helpers.day05`'s.
+lesson's explanation is :mod:`helpers.day05a`'s.
 
 >>> ROWS[:3]
 ('item', 'recording', 'launches')

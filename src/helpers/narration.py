@@ -124,34 +124,24 @@ def price(fit: AffineFit, what: str = "one recording") -> str:
 
 
 def line(found: LineCheck, what: str = "one recording") -> str:
-    """The shape test's result, and how sharp it was (``y`` in seconds)."""
-    what = word(what)
-    bend = _("the bend across the measured range is {value}").format(
-        value=interval(found.bend, 1e3, " ms", 1)
-    )
-    sharpness = _(
-        "these runs would have detected (with probability {power:.0%}) a bend of {bend_ms:.1f} "
-        "ms or more, and a price of {what} of {slope_us:.2f} µs or more"
+    """The knee test's numbers (:func:`helpers.stats.check_line`, ``y`` in seconds): the best
+    knee, the slopes before and after it, the bend, and how sharp the test was."""
+    return _(
+        "The best line with one knee bends at about {knee:,.0f}: before it {what} costs {below}, "
+        "after it {above}. The bend at the far end is {bend}; {zero}. These runs would have "
+        "detected (with probability {power:.0%}) a bend of {bend_ms:.1f} ms or more, and a price "
+        "of {what} of {slope_us:.2f} µs or more."
     ).format(
+        knee=found.knee,
+        what=word(what),
+        below=interval(found.below, 1e6, " µs", 2),
+        above=interval(found.above, 1e6, " µs", 2),
+        bend=interval(found.bend, 1e3, " ms", 1),
+        zero=zero(found.bend),
         power=found.power,
         bend_ms=found.smallest_bend * 1e3,
-        what=what,
         slope_us=found.smallest_slope * 1e6,
     )
-    said = {"bend": bend, "zero": zero(found.bend), "sharpness": sharpness}
-    if found.straight:
-        return _(
-            "The straight line stands: {bend}; {zero}. Not proved straight, though: {sharpness}."
-        ).format(**said)
-    if found.bend.value > 0:
-        return _(
-            "The straight line does not fit: {bend}; {zero}, so the time curves upwards ({what} "
-            "costs more, the more of them there are). For scale: {sharpness}."
-        ).format(what=what, **said)
-    return _(
-        "The straight line does not fit: {bend}; {zero}, so the time curves downwards ({what} "
-        "costs less, the more of them there are). For scale: {sharpness}."
-    ).format(what=what, **said)
 
 
 def same_weights(

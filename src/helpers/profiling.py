@@ -5,7 +5,9 @@ sections 1 and 7).
 how often it ran, how many of those calls did arithmetic themselves (each would be a kernel launch
 on a GPU), and the time spent inside it. Day 7's busy fraction reads the GPU kernels from here too.
 
-:func:`timeline` keeps every event with its start and end instead, so that a few epochs can be
+:func:`inside_operators` is the course's one measure of *time inside operators*: the share of a
+profiled run that computing operators (on a GPU, kernels) fill. :func:`timeline` keeps every event
+with its start and end instead, so that a few epochs can be
 drawn as a timeline (:func:`draw_timeline`) with the gaps between operators visible, and writes the
 trace for Perfetto (https://ui.perfetto.dev) or ``chrome://tracing``. :func:`covered` measures the
 share of a timeline the operators (or the GPU's kernels) fill.
@@ -22,6 +24,7 @@ import os
 import sys
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -113,6 +116,49 @@ def profile_ops(fn: Callable[[], object], *, device: torch.device | str) -> pd.D
     cuda = torch.autograd.DeviceType.CUDA
     table.attrs["kernels"] = sum(1 for e in prof.events() if e.device_type == cuda)
     return table
+
+
+@dataclass(frozen=True)
+class InsideOperators:
+    """How much of a run the device spends inside the operators that compute: the course's one
+    definition of *time inside operators* (days 5a and 5b), from one profiled run."""
+
+    share: float
+    """The share of the profiled run's span that computing operators fill (on a GPU: its
+    kernels), overlaps counted once. Numerator and denominator come from the same run, so the
+    profiler's own slowing weighs on both: multiply by a run timed without the profiler to get
+    seconds (:meth:`seconds_of`)."""
+    operators: float
+    """Operators dispatched per call (``aten::`` operators, not counting views)."""
+    computing: float
+    """Of those, the ones that compute themselves, per call (each a kernel launch on a GPU)."""
+
+    def seconds_of(self, unprofiled: float) -> float:
+        """Time inside operators in a call that took ``unprofiled`` seconds without the
+        profiler."""
+        return self.share * unprofiled
+
+
+def inside_operators(
+    fn: Callable[[], object], *, device: torch.device | str, calls: int = 1
+) -> InsideOperators:
+    """Run ``fn`` (``calls`` epochs, say) once under the profiler: the share of its time inside
+    computing operators (GPU kernels on CUDA) and the operators it dispatched per call."""
+    prof = _run_profiled(fn, device)
+    events = list(prof.events())
+    cuda = torch.device(device).type == "cuda"
+    rows = [
+        {"kind": "kernel" if e.device_type == torch.autograd.DeviceType.CUDA else "operator",
+         "start_us": e.time_range.start, "end_us": e.time_range.end}
+        for e in events
+        if e.device_type == torch.autograd.DeviceType.CUDA or _computes(e)
+    ]  # fmt: skip
+    table = pd.DataFrame(rows, columns=["kind", "start_us", "end_us"])
+    return InsideOperators(
+        share=covered(table, "kernel" if cuda else "operator"),
+        operators=sum(1 for e in events if _real(e)) / calls,
+        computing=sum(1 for e in events if _computes(e)) / calls,
+    )
 
 
 KINDS = (N_("phase"), "operator", "kernel")

@@ -16,7 +16,7 @@ measure the two roofs on the learner's device (day 7 measures them again to pric
 large matrix product, a plain copy): real operators reach a fraction of them, so a workload counts
 as overhead-bound only when the roofs account for less than a quarter of its time
 (:data:`ROOF_SHARE`). This module computes; what a point means, the lesson says
-(:mod:`helpers.day05`).
+(:mod:`helpers.day05a`).
 
 A roof holds only in the regime it was measured in. Bandwidth depends on where the bytes live:
 a copy that fits in the last-level cache runs faster than one that streams from memory, so

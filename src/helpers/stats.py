@@ -8,6 +8,8 @@ One interval type, :class:`Interval`, whose one question is "can the data tell t
 * :func:`fit_affine`: ``time = a + b * x`` by least squares, with intervals for ``a`` and ``b``;
   day 5 (the price of one recording), day 8 (latency and bandwidth);
 * :func:`same_rows`: two models on the same test rows (day 4, section 5), McNemar's exact test;
+* :func:`simulate`: many made-up experiments with a known truth, to see what a 95 % interval does
+  (day 5a, section 3);
 * :func:`check_line`: is the straight line right, or does the slope change at a knee (a
   threshold)? The bend a line with one knee finds, and the smallest slope and bend these
   measurements could have detected (day 5a), so that "cannot tell it from zero" is never read as
@@ -22,8 +24,10 @@ All are computed with scipy and return numbers; :mod:`helpers.narration` says wh
 >>> round(fit.b.value, 6), round(fit.a.value, 6)
 (0.01, 5.0)
 >>> found = check_line([0, 1, 2, 3, 4, 5], [1.0, 1.0, 1.0, 2.0, 3.0, 4.0])  # flat, then rising
->>> found.knee, abs(round(found.below.value, 6)), round(found.above.value, 6), round(found.bend.value, 6)
-(2.0, 0.0, 1.0, 3.0)
+>>> found.knee, abs(round(found.below.value, 6)), round(found.above.value, 6)
+(2.0, 0.0, 1.0)
+>>> round(found.bend.value, 6)  # 3 above where the flat start would have gone, at x = 5
+3.0
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 
@@ -302,3 +307,52 @@ def check_line(
         knees_tried=len(knees),
         power=power,
     )
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """Many made-up experiments whose true difference is known: what their intervals did."""
+
+    intervals: pd.DataFrame
+    """One row per experiment: ``low``, ``high`` (its 95 % interval), ``covers`` (whether it holds
+    the true difference) and ``tells`` (whether it excludes zero)."""
+    truth: float
+    """The true difference every experiment was drawn around."""
+    rounds: int
+    """Pairs (rounds) in each experiment."""
+
+    @property
+    def covering(self) -> float:
+        """The share of intervals that hold the truth (close to the confidence, 95 %)."""
+        return float(self.intervals["covers"].mean())
+
+    @property
+    def telling(self) -> float:
+        """The share of intervals that exclude zero: with no true difference, the false alarms
+        (about 5 %); with one, the chance a real difference is seen (the *power*)."""
+        return float(self.intervals["tells"].mean())
+
+
+def simulate(
+    truth: float, noise: float, rounds: int, experiments: int = 1000, seed: int = 0
+) -> Simulated:
+    """Draw ``experiments`` made-up paired experiments of ``rounds`` rounds each, whose
+    round-by-round differences are ``truth`` plus normal noise of standard deviation ``noise``,
+    and compute each one's 95 % interval with :func:`paired_difference`: what an interval is,
+    shown by doing it many times (day 5a, section 3).
+
+    >>> found = simulate(0.0, 1.0, rounds=5, experiments=2000)
+    >>> 0.93 < found.covering < 0.97, found.telling < 0.07
+    (True, True)
+    """
+    if rounds < 2 or experiments < 1:
+        raise ValueError(f"need at least 2 rounds and 1 experiment, got {rounds} and {experiments}")
+    draws = np.random.default_rng(seed).normal(truth, noise, size=(experiments, rounds))
+    rows = []
+    for diffs in draws:
+        found = paired_difference(diffs, np.zeros(rounds))
+        rows.append({"low": found.low, "high": found.high})
+    intervals = pd.DataFrame(rows)
+    intervals["covers"] = (intervals["low"] <= truth) & (truth <= intervals["high"])
+    intervals["tells"] = (intervals["low"] > 0) | (intervals["high"] < 0)
+    return Simulated(intervals, truth, rounds)

@@ -1,5 +1,5 @@
-"""Day 5 · The logging-frequency timing experiment: the rules that judge the lesson's explanation
-(section 10)
+"""Day 5a · The logging-frequency experiment: the rules that judge the lesson's explanation
+(day 5a, section 7; the "3 s of necessary compute": day 5b, section 1)
 
 A learner ran the lesson's homework on a consumer GPU: 20000 epochs of the Iris network, recording
 the loss every N epochs. Their "remaining time" was the total minus "about 3 s of necessary
@@ -15,7 +15,7 @@ compute" (:data:`helpers.observation.STUDENT_RUNS`). The lesson explained the re
 
 and :func:`judge_compute_claim` asks what its "3 s" can be. Each judge returns a
 :class:`Judgement`, a value: the verdict, the figures it was decided from and the thresholds (the
-named constants below) they were compared with; :mod:`helpers.day05_evidence` says it in words. A
+named constants below) they were compared with; :mod:`helpers.day05a_evidence` says it in words. A
 verdict that the device at hand cannot test says so instead of guessing.
 """
 
@@ -71,6 +71,12 @@ to be what limits the speed (less than half of it)."""
 SPEEDUP_LOW = 1.0
 """Part 3: the lower quartile of the speed-ups of issuing fewer operations per epoch must be above
 this: faster in three rounds out of four, not by the luck of one round."""
+MATTERS_SHARE = 0.02
+"""Part 2: a bend (a change of the price per recording at a knee) smaller than this share of a run
+that records nothing cannot matter to the lesson's claim: when the runs would have seen any bend
+this large and saw none, the line is straight; when they could not have, they cannot tell."""
+SHAPES = (N_("threshold"), N_("straight"), N_("curved"), N_("cannot tell"))
+"""What :func:`shape` can say of the time against the number of recordings."""
 COMPUTE_FACTOR = 2.0
 """The "3 s of necessary compute": up to this many times this device's time inside operators over
 the same epochs, it could be such time (a GPU's kernels, a slower device's operators); beyond
@@ -100,6 +106,8 @@ class Judgement:
     unmet: tuple[str, ...] = ()
     """The conditions of the rule that the figures did not meet (none: the verdict it gives when
     all hold), in the order the rule checks them."""
+    shape: str = ""
+    """Part 2 only: the :func:`shape` of the time against the recordings."""
 
 
 def _share_outside(inside_share: float) -> float:
@@ -150,30 +158,56 @@ def judge_floor(
     return Judgement("floor", verdict, figures, {"outside": OVERHEAD_SHARE}, device_type, unmet)
 
 
+def shape(line: LineCheck) -> str:
+    """The shape of run time against recordings, from :func:`helpers.stats.check_line` (one of
+    :data:`SHAPES`):
+
+    * ``threshold``: the slope changes upwards at the knee (the bend's interval is above zero)
+      and before the knee it cannot be told from zero: rare recordings cost nothing the runs can
+      see, frequent ones do;
+    * ``curved``: the slope changes, but not from a flat start (or it changes downwards);
+    * ``straight``: no bend told from zero, and the runs would have seen one larger than
+      :data:`MATTERS_SHARE` of a run (the bend's interval lies within that);
+    * ``cannot tell``: no bend told from zero, but the runs are too noisy to rule one out.
+    """
+    bend, below = line.bend, line.below
+    if bend.distinguishable:
+        return "threshold" if bend.value > 0 and not below.distinguishable else "curved"
+    matters = MATTERS_SHARE * abs(line.fit.a.value)
+    return "straight" if max(abs(bend.low), abs(bend.high)) < matters else "cannot tell"
+
+
 def judge_sync(line: LineCheck, *, device_type: str = "cpu") -> Judgement:
     """Part 2, from :func:`helpers.stats.check_line` on (recordings, seconds per run).
 
     Only a device that queues work (:data:`WAITING_DEVICES`) makes ``.item()`` wait, so on any
     other the claim cannot be tested: the verdict says so, with the price the runs did see. On a
     GPU the price of one recording must be told from zero (its interval excludes zero) and be
-    positive for the waits to be seen; the threshold effect needs the time to bend upwards
-    (recordings cost more each when frequent, as when the GPU keeps up with rare recordings and
-    each frequent one adds its wait). A straight line means each wait costs the same: waits, but
-    no threshold.
+    positive for the waits to be seen; the threshold effect needs the :func:`shape` to be a
+    ``threshold``. Any other shape means waits, but no threshold: partly supported.
     """
-    price, bend = line.fit.b, line.bend
-    figures = {"price": price, "bend": bend, "smallest_slope": line.smallest_slope}
+    price = line.fit.b
+    found = shape(line)
+    figures = {
+        "price": price,
+        "bend": line.bend,
+        "below": line.below,
+        "knee": line.knee,
+        "smallest_slope": line.smallest_slope,
+        "run": line.fit.a.value,
+    }
     if device_type not in WAITING_DEVICES:
         verdict, unmet = f"not testable on a {device_type.upper()}", ("queued",)
     elif not price.distinguishable:
         verdict, unmet = "not supported", ("priced",)
     elif price.value < 0:
         verdict, unmet = "not supported", ("positive",)
-    elif bend.distinguishable and bend.value > 0:
+    elif found == "threshold":
         verdict, unmet = "supported", ()
     else:
-        verdict, unmet = "partly supported", ("bends",)
-    return Judgement("sync", verdict, figures, {"confidence": price.confidence}, device_type, unmet)
+        verdict, unmet = "partly supported", ("threshold",)
+    thresholds = {"confidence": price.confidence, "matters": MATTERS_SHARE}
+    return Judgement("sync", verdict, figures, thresholds, device_type, unmet, found)
 
 
 def judge_issue(

@@ -1,7 +1,7 @@
 """Day 5 · The logging-frequency timing experiment: the lesson's explanation judged, in words
 (section 10)
 
-Each :class:`helpers.day05_rules.Judgement` said as a verdict and its evidence, the verdict table,
+Each :class:`helpers.day05a_rules.Judgement` said as a verdict and its evidence, the verdict table,
 and the third part judged on a receipt's GPU beside this machine.
 """
 
@@ -12,7 +12,17 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from helpers import loop_prices, narration, receipts
-from helpers.day05_rules import CLAIMED, Judgement, judge_receipt
+from helpers.day05a_rules import (
+    CLAIMED,
+    COMPUTE_FACTOR,
+    MATTERS_SHARE,
+    OVERHEAD_SHARE,
+    SPEEDUP_LOW,
+    WAIT_SHARE,
+    WAITING_DEVICES,
+    Judgement,
+    judge_receipt,
+)
 from helpers.i18n import _, word
 from helpers.narration import Beside, capital, heading, here, microseconds, receipt_label
 from helpers.receipts import Shelf
@@ -75,6 +85,36 @@ def _floor_evidence(j: Judgement) -> str:
     )
 
 
+def _shape(j: Judgement) -> str:
+    """What the time against the recordings looks like (:func:`helpers.day05a_rules.shape`)."""
+    f = j.figures
+    said = {
+        "knee": f["knee"],
+        "below": narration.interval(f["below"], 1e6, " µs", 2),
+        "bend": narration.interval(f["bend"], 1e3, " ms", 1),
+        "matters": MATTERS_SHARE,
+    }
+    shapes = {
+        "threshold": _(
+            "a threshold: up to about {knee:,.0f} recordings a recording costs {below} (cannot be "
+            "told from zero), after that the line turns upwards (bend {bend})"
+        ),
+        "curved": _(
+            "a bend without a flat start: the slope changes at about {knee:,.0f} recordings "
+            "(bend {bend}), but before that a recording already costs {below}"
+        ),
+        "straight": _(
+            "one straight line: no bend told from zero (bend {bend}), and one of {matters:.0%} of "
+            "a run would have shown"
+        ),
+        "cannot tell": _(
+            "the runs cannot tell a straight line from a bend (bend {bend}): too noisy to rule out "
+            "one of {matters:.0%} of a run"
+        ),
+    }
+    return shapes[j.shape].format(**said)
+
+
 def _sync_evidence(j: Judgement) -> str:
     price = j.figures["price"]
     said = {
@@ -82,7 +122,7 @@ def _sync_evidence(j: Judgement) -> str:
             price=narration.interval(price, 1e6, " µs", 2)
         ),
         "zero": narration.zero(price),
-        "bend": narration.interval(j.figures["bend"], 1e3, " ms", 1),
+        "shape": _shape(j),
         "sharp": _("these runs would have detected {smallest} or more").format(
             smallest=_us(j.figures["smallest_slope"])
         ),
@@ -92,7 +132,7 @@ def _sync_evidence(j: Judgement) -> str:
         return _(
             "On a {device} nothing is queued, so `.item()` has nothing to wait "
             "for: it reads a number already in memory. What these runs saw "
-            "({priced}; {zero}; bend {bend}) is the work of recording, or noise, "
+            "({priced}; {zero}; {shape}) is the work of recording, or noise, "
             "not a wait; run this notebook on a GPU to test the claim."
         ).format(**{**said, "device": j.device.upper()})
     if "priced" in j.unmet:
@@ -105,17 +145,12 @@ def _sync_evidence(j: Judgement) -> str:
             "Recording more made runs faster ({priced}): a drift of the machine, "
             "not a cost. Re-run with more rounds."
         ).format(**said)
-    if "bends" in j.unmet:
+    if "threshold" in j.unmet:
         return _(
-            "The waits are real: {priced}. But the time does not bend upwards "
-            "(bend {bend}): each recording costs the same however often it comes, "
-            "so the waits matter in proportion to their number: no threshold."
+            "The waits are real: {priced}. But the time shows {shape}: no threshold, the "
+            "waits matter in proportion to their number."
         ).format(**said)
-    return _(
-        "The waits are real: {priced}, and the time bends upwards (bend "
-        "{bend}): frequent recordings cost more each, rare ones next to "
-        "nothing: a threshold effect."
-    ).format(**said)
+    return _("The waits are real: {priced}, and the time shows {shape}.").format(**said)
 
 
 def _issue_evidence(j: Judgement) -> str:
@@ -193,11 +228,63 @@ def evidence(judgement: Judgement) -> str:
     return _EVIDENCE[judgement.part](judgement)
 
 
+def _check(name: str, value: str, rule: str, met: bool) -> str:
+    return _("{name} {value} {rule} {mark}").format(
+        name=name, value=value, rule=rule, mark="✓" if met else "✗"
+    )
+
+
+def _checks(j: Judgement) -> list[str]:
+    """Each condition of the part's rule: the figure, the threshold, and whether it was met."""
+    f, t = j.figures, j.thresholds
+    if j.part == "floor":
+        return [
+            _check(_("floor"), narration.interval(f["floor"], 1e6, " µs", 0), "> 0", True),
+            _check(_("outside operators"), f"{f['outside']:.0%}", f"> {t['outside']:.0%}",
+                   f["outside"] > t["outside"]),
+        ]  # fmt: skip
+    if j.part == "sync":
+        queued = j.device in WAITING_DEVICES
+        found = [_check(_("device queues work"), j.device, _("(cuda, mps)"), queued)]
+        if queued:
+            price = f["price"]
+            found.append(_check(_("price b"), narration.interval(price, 1e6, " µs", 2), "> 0",
+                                price.distinguishable and price.value > 0))  # fmt: skip
+            threshold = j.shape == "threshold"
+            found.append(_check(_("shape"), word(j.shape), _("= threshold"), threshold))
+        return found
+    if j.part == "issue":
+        return [
+            _check(_("outside operators"), f"{f['overhead']:.0%}", f"> {OVERHEAD_SHARE:.0%}",
+                   f["overhead"] > OVERHEAD_SHARE),
+            _check(_("waits"), f"{f['sync_share']:.1%}", f"< {WAIT_SHARE:.0%}",
+                   f["sync_share"] < WAIT_SHARE),
+            _check(_("fewer operators, speed-up (lower quartile)"), f"{f['speedup_low']:.2f}×",
+                   f"> {SPEEDUP_LOW:.1f}×", f["speedup_low"] > SPEEDUP_LOW),
+        ]  # fmt: skip
+    within = f["seconds"] <= COMPUTE_FACTOR * f["inside_total"]
+    return [
+        _check(_("the student's compute"), f"{f['seconds']:g} s",
+               _("≤ {factor:g} × time inside operators ({limit:.2g} s)").format(
+                   factor=COMPUTE_FACTOR, limit=COMPUTE_FACTOR * f["inside_total"]), within)
+    ]  # fmt: skip
+
+
+def rule_line(judgement: Judgement) -> str:
+    """The verdict traced to its rule in one line: each figure, its threshold, met or not, and
+    the verdict they give (e.g. ``floor 593 µs (95% interval 573 to 614 µs) > 0 ✓ · outside
+    operators 85% > 50% ✓ → supported``)."""
+    return _("{checks} → {verdict}").format(
+        checks=" · ".join(_checks(judgement)), verdict=shown_verdict(judgement)
+    )
+
+
 def verdict_row(judgement: Judgement) -> dict:
     """The claim, the verdict and the evidence, headed in the course's language."""
     return {
         _("claim"): word(CLAIMED[judgement.part]),
         _("your data"): shown_verdict(judgement),
+        _("rule"): rule_line(judgement),
         _("evidence"): evidence(judgement),
     }
 
@@ -205,7 +292,7 @@ def verdict_row(judgement: Judgement) -> dict:
 def verdict_table(judgements: Sequence[Judgement]) -> pd.DataFrame:
     """The claims as the index, the verdicts as the one column (the evidence is said apart)."""
     table = pd.DataFrame([verdict_row(j) for j in judgements]).set_index(_("claim"))
-    return table[[_("your data")]]
+    return table[[_("your data"), _("rule")]]
 
 
 def verdict_lines(judgements: Sequence[Judgement]) -> str:

@@ -1,0 +1,141 @@
+"""Day 5b · Why, and how to make it fast: what sections 4 and 5 found, and the summary
+
+The fixes in the order real code takes them, then the ceilings that real code rarely writes
+(section 4), and the compile time they cost (5), in the course's language. The numbers come from
+:mod:`helpers.standard_fixes`, :mod:`helpers.loops` and :mod:`helpers.compiled`, which only
+compute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from helpers import compiled
+from helpers.i18n import N_, _, word
+
+
+def same_losses_note(notes: Mapping[str, str]) -> str:
+    """Section 4: every variant computed the lesson's losses; what compiling each one took or
+    why not (``notes``, from :func:`helpers.compiled.compile_all`)."""
+    each = _("; ").join(
+        _("{label}: {value}").format(label=word(name), value=note) for name, note in notes.items()
+    )
+    return _("All variants compute the same losses (within 1e-4 relative). {notes}.").format(
+        notes=each
+    )
+
+
+STANDARD, CEILING = N_("standard code"), N_("ceiling")
+"""The two kinds of fix: what any training loop can use, and what real code rarely writes."""
+
+
+def fastest_finding(
+    *,
+    standard: str,
+    standard_speedup: float,
+    ceiling: str,
+    ceiling_speedup: float,
+    ceiling_epoch: float,
+    arithmetic: float,
+    repeats: int,
+    epochs: int,
+) -> str:
+    """Section 4: the fastest standard-code fix and the fastest ceiling against the lesson loop
+    (median speed-ups over ``repeats`` rounds of ``epochs`` epochs), and how far the ceiling
+    still is from the arithmetic (seconds per epoch)."""
+    return _(
+        "\n\n- The fastest **standard-code** fix per epoch is **{standard}**, **{s:.2f}×** as "
+        "fast as the lesson loop recording every 100 epochs.\n- The fastest **ceiling** is "
+        "**{ceiling}**, **{c:.1f}×**; it still takes **{c_us:.1f} µs** per epoch, "
+        "**{ratio:,.0f}×** the arithmetic time ({arithmetic_us:.2f} µs): what is left is the generated code's own "
+        "work on tiny tensors, and what remains of the overhead.\n- Medians over {repeats} rounds "
+        "of {epochs} epochs."
+    ).format(
+        standard=word(standard),
+        s=standard_speedup,
+        ceiling=word(ceiling),
+        c=ceiling_speedup,
+        c_us=ceiling_epoch * 1e6,
+        ratio=ceiling_epoch / arithmetic,
+        arithmetic_us=arithmetic * 1e6,
+        repeats=repeats,
+        epochs=epochs,
+    )
+
+
+def compile_advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:
+    """Section 4: which variant to use for a training of ``epochs`` epochs (with a cold and a warm
+    cache) and for one of ``long_epochs``, from :func:`helpers.compiled.end_to_end`'s table: the
+    fastest end to end (:func:`helpers.compiled.fastest_end_to_end`)."""
+    missing = {
+        "cold": _("with a cold cache: not measured in this run"),
+        "warm": _("with a warm cache: not measured in this run"),
+    }
+    advice = {
+        "cold": _(
+            "with a cold cache, **{short}** for {epochs:,} epochs ({short_s:.1f} s "
+            "in all) and **{long}** for {long_epochs:,} ({long_s:,.0f} s)"
+        ),
+        "warm": _(
+            "with a warm cache, **{short}** for {epochs:,} epochs ({short_s:.1f} s "
+            "in all) and **{long}** for {long_epochs:,} ({long_s:,.0f} s)"
+        ),
+    }
+    lines = []
+    for cache in ("cold", "warm"):
+        short = compiled.fastest_end_to_end(table, epochs, cache)
+        long = compiled.fastest_end_to_end(table, long_epochs, cache)
+        if short is None or long is None:
+            lines.append(missing[cache])
+            continue
+        said = {"short": word(short[0]), "epochs": epochs, "short_s": short[1],
+                "long": word(long[0]), "long_epochs": long_epochs, "long_s": long[1]}  # fmt: skip
+        lines.append(advice[cache].format(**said))
+    return _("Fastest end to end, compile included: {lines}.").format(lines=_("; ").join(lines))
+
+
+def compile_note(advice: str, cold_measured: bool) -> str:
+    """Section 4: the end-to-end advice, with a word on fast mode when no cold compile was
+    measured."""
+    if cold_measured:
+        return advice
+    return _(
+        "{advice} (Fast mode measures no cold compile, and takes the warm one "
+        "from this process's first calls: fresh processes take tens of "
+        "seconds.)"
+    ).format(advice=advice)
+
+
+def summary(
+    *,
+    device: str,
+    regime: str,
+    arithmetic: float,
+    inside: float,
+    standard: str,
+    standard_speedup: float,
+    ceiling: str,
+    ceiling_speedup: float,
+    advice: str,
+) -> str:
+    """The lesson's closing summary: the lesson epoch's ``regime`` with the shares of it that are
+    ``arithmetic`` and ``inside`` operators, the best standard fix and the best ceiling with
+    their speed-ups, and the compile ``advice``."""
+    return _(
+        "**What this run found on {device}.** The lesson's epoch is **{regime}**: arithmetic "
+        "{arithmetic:.2%} of it, time inside operators {inside:.0%}. The best standard-code fix, "
+        "{standard}, ran **{standard_speedup:.2f}×** as fast as the lesson loop; the best "
+        "ceiling, {ceiling}, **{ceiling_speedup:.1f}×**. {advice}"
+    ).format(
+        device=device,
+        regime=word(regime),
+        arithmetic=arithmetic,
+        inside=inside,
+        standard=word(standard),
+        standard_speedup=standard_speedup,
+        ceiling=word(ceiling),
+        ceiling_speedup=ceiling_speedup,
+        advice=advice,
+    )
