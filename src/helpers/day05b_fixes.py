@@ -50,8 +50,8 @@ def fastest_finding(
         "fast as the lesson loop recording every 100 epochs.\n- The fastest **ceiling** is "
         "**{ceiling}**, **{c:.1f}×**; it still takes **{c_us:.1f} µs** per epoch, "
         "**{ratio:,.0f}×** the arithmetic time ({arithmetic_us:.2f} µs): what is left is the "
-        "generated code's own work on tiny tensors, and what remains of the overhead.\n- Medians over {repeats} rounds "
-        "of {epochs} epochs."
+        "generated code's own work on tiny tensors, and what remains of the overhead.\n"
+        "- Medians over {repeats} rounds of {epochs} epochs."
     ).format(
         standard=word(standard),
         s=standard_speedup,
