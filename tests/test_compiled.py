@@ -63,9 +63,17 @@ def test_no_fastest_without_a_cold_measurement():
 
 
 def test_cuda_graphs_are_a_variant_only_on_cuda():
-    assert "hand-written step, CUDA graphs" in compiled.variants("cuda", 10)
+    on_cuda = compiled.variants("cuda", 10)
+    assert {"hand-written step, CUDA graphs", "model and step compiled, reduce-overhead"} <= set(
+        on_cuda
+    )
     names = list(compiled.variants("cpu", 10))
-    assert names == ["hand-written step, torch.compile", "amortised: 10 epochs per compiled call"]
+    assert names == [
+        "model and step compiled",
+        "hand-written step, torch.compile",
+        "amortised: 10 epochs per compiled call",
+    ]
+    assert [k for _make, k in compiled.variants("cpu", 10).values()] == [None, 1, 10]
 
 
 def test_graph_skips_are_counted(monkeypatch):
@@ -118,13 +126,14 @@ def test_compile_seconds_runs_a_fresh_process():
 
 
 def test_compile_all_leaves_out_what_fails_and_says_why(monkeypatch):
-    def broken():
+    def broken(_model):
         raise RuntimeError("no C compiler found")
 
     monkeypatch.setattr(compiled, "variants", lambda device, per_call: {"a": (broken, 1)})
     ready, notes = compiled.compile_all("cpu", 10, fresh=lambda: None, X=None, y=None)
     assert ready == {} and notes["a"].startswith("not available here (RuntimeError: no C")
     assert notes["hand-written step, CUDA graphs"] == "needs an NVIDIA GPU: not measured here"
+    assert notes["model and step compiled, reduce-overhead"] == notes["hand-written step, CUDA graphs"]
 
 
 def test_a_space_in_a_folder_torch_compile_builds_against_is_named(monkeypatch, tmp_path):

@@ -1,5 +1,5 @@
-"""Compiled training steps, priced end to end: compile time counted, cold and warm cache (day 5,
-section 9).
+"""Compiled training steps, priced end to end: compile time counted, cold and warm cache (day 5b,
+sections 4 and 5).
 
 ``torch.compile`` makes each epoch cheaper but costs seconds before the first one: tens with an
 empty cache (a fresh machine, a first run), a few with a warm one (the cache a previous run
@@ -15,7 +15,7 @@ filled). Whether it pays depends on how many epochs follow:
 * :func:`graphs_skipped` counts the times Inductor declined to use CUDA graphs;
 * :func:`build_problem` says why ``torch.compile`` cannot build C++ here, when a folder it
   builds against has a space in its path, and :func:`first_call` compiles one function (the
-  fused chain of the roofline: (day 5, section 8)) or says why not.
+  fused chain of the roofline: (day 5b, section 3)) or says why not.
 
 >>> break_even(compile_s=20.0, epoch_s=50e-6, baseline_epoch_s=550e-6)
 40000.0
@@ -39,26 +39,34 @@ from pathlib import Path
 import pandas as pd
 import torch
 
-from helpers import loops, paths
+from helpers import loops, paths, standard_fixes
 from helpers.i18n import N_, _, pgettext
 from helpers.show import localised
 
-MakeStep = Callable[[], loops.Step]
+MakeStep = Callable[[torch.nn.Module], object]
+"""Builds a compiled variant for a model: a :class:`helpers.standard_fixes.Compiled` (standard
+code), or a compiled step for :func:`helpers.loops.handwritten_loop` (a ceiling)."""
 
 
-def variants(device: torch.device | str, per_call: int) -> dict[str, tuple[MakeStep, int]]:
-    """Day 5's compiled variants: name -> (a function that builds the compiled step, epochs per
-    call). CUDA graphs only on an NVIDIA GPU."""
-    found: dict[str, tuple[MakeStep, int]] = {
-        N_("hand-written step, torch.compile"): (lambda: loops.compiled_step(), 1),
+def variants(device: torch.device | str, per_call: int) -> dict[str, tuple[MakeStep, int | None]]:
+    """Day 5b's compiled variants: name -> (a function that builds it for a model, epochs per
+    call; ``None`` for a standard-code variant, which trains the model itself). CUDA graphs only
+    on an NVIDIA GPU."""
+    found: dict[str, tuple[MakeStep, int | None]] = {
+        N_("model and step compiled"): (lambda model: standard_fixes.Compiled(model), None),
+        N_("hand-written step, torch.compile"): (lambda _model: loops.compiled_step(), 1),
         f"amortised: {per_call} epochs per compiled call": (
-            lambda: loops.amortised_step(per_call),
+            lambda _model: loops.amortised_step(per_call),
             per_call,
         ),
     }
     if torch.device(device).type == "cuda":
+        found[N_("model and step compiled, reduce-overhead")] = (
+            lambda model: standard_fixes.Compiled(model, mode="reduce-overhead"),
+            None,
+        )
         graphs = N_("hand-written step, CUDA graphs")
-        found[graphs] = (lambda: loops.compiled_step("reduce-overhead"), 1)
+        found[graphs] = (lambda _model: loops.compiled_step("reduce-overhead"), 1)
     return found
 
 
@@ -116,21 +124,27 @@ def first_call(fn: Callable, *args) -> tuple[Callable | None, str]:
     return fn, ""
 
 
-def first_calls(make: MakeStep, k: int, model, X, y) -> tuple[loops.Step, float]:
-    """Build a compiled step and run its first two calls (where it compiles): the step and the
-    seconds they took. CUDA graphs need the weights' addresses fixed (``static_weights``)."""
+def first_calls(make: MakeStep, k: int | None, model, X, y) -> tuple[object, float]:
+    """Build a compiled variant and run its first two calls (where it compiles): the variant
+    and the seconds they took. CUDA graphs need the weights' addresses fixed
+    (``static_weights``)."""
     start = time.perf_counter()
-    step = make()
-    loops.handwritten_loop(model, X, y, 2 * k, step=step, epochs_per_call=k, static_weights=True)
-    return step, time.perf_counter() - start
+    made = make(model)
+    if k is None:
+        made.loop(X, y, 2)
+    else:
+        loops.handwritten_loop(
+            model, X, y, 2 * k, step=made, epochs_per_call=k, static_weights=True
+        )
+    return made, time.perf_counter() - start
 
 
 def compile_all(
     device: torch.device | str, per_call: int, fresh: Callable[[], torch.nn.Module], X, y
 ) -> tuple[dict[str, tuple[loops.Step, int, float]], dict[str, str]]:
     """Compile every variant of :func:`variants` in this process (``fresh()`` gives a new model
-    for the first calls): the ready ones, name -> (step, epochs per call, seconds the first calls
-    took), and a note on each (its
+    for the first calls; a standard-code variant keeps it): the ready ones, name -> (the variant,
+    epochs per call, seconds the first calls took), and a note on each (its
     first calls' seconds, or why it is left out: no C compiler, CUDA graphs declined...)."""
     ready, notes = {}, {}
     for name, (make, k) in variants(device, per_call).items():
@@ -140,13 +154,14 @@ def compile_all(
         except Exception as err:  # noqa: BLE001 - reported; the other variants still run
             notes[name] = unavailable(err)
             continue
-        if "CUDA graphs" in name and graphs_skipped() > skips:
+        if ("CUDA graphs" in name or "reduce-overhead" in name) and graphs_skipped() > skips:
             notes[name] = _("Inductor declined CUDA graphs (its warning says why): left out")
             continue
         ready[name] = (step, k, seconds)
         notes[name] = _("first calls {seconds:.1f} s in this process").format(seconds=seconds)
     if torch.device(device).type != "cuda":
-        notes["hand-written step, CUDA graphs"] = _("needs an NVIDIA GPU: not measured here")
+        for name in ("model and step compiled, reduce-overhead", "hand-written step, CUDA graphs"):
+            notes[name] = _("needs an NVIDIA GPU: not measured here")
     return ready, notes
 
 

@@ -182,6 +182,13 @@ class Sizes:
     day05_cache_elements:    int    = knob(2**16,                   2**16)
     day05_cold_compile:      bool   = knob(True,                    False)
     day05_long_epochs:       int    = knob(1_000_000,               1_000_000)
+    # Day 5a: made-up experiments that show what an interval is; the device-bound loop whose
+    # recordings a GPU's queue can make wait (a 4-W-W-3 network on this many rows, this many
+    # epochs per run: GPUs only).
+    day05_simulated:         int    = knob(1000,                    200)
+    day05_device_width:      int    = knob(1024,                    256)
+    day05_device_rows:       int    = knob(16_384,                  4_096)
+    day05_device_epochs:     int    = knob(200,                     50)
     # Day 6: rows per full-batch step in half decades, 1e2 to 1e6 (fast: 1e4); the wide model's
     # cap on a CPU; repeats; the batch-size sweep over a fixed data set.
     day06_rows:              Ints   = knob(_powers(10**0.5, 4, 12), _powers(10**0.5, 4, 8))

@@ -1,17 +1,17 @@
-"""Day 5 · The logging-frequency timing experiment: the lesson's explanation judged, in words
-(section 10)
+"""Day 5a · The logging-frequency experiment: the lesson's explanation judged, in words (section 7)
 
-Each :class:`helpers.day05a_rules.Judgement` said as a verdict and its evidence, the verdict table,
-and the third part judged on a receipt's GPU beside this machine.
+Each :class:`helpers.day05a_rules.Judgement` said as a verdict, traced to its rule in one line
+(:func:`rule_line`), with its evidence, and the verdict table. The same parts judged on a
+receipt's GPU are :mod:`helpers.day05a_receipt`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 
-from helpers import loop_prices, narration, receipts
+from helpers import narration
 from helpers.day05a_rules import (
     CLAIMED,
     COMPUTE_FACTOR,
@@ -21,11 +21,9 @@ from helpers.day05a_rules import (
     WAIT_SHARE,
     WAITING_DEVICES,
     Judgement,
-    judge_receipt,
 )
 from helpers.i18n import _, word
-from helpers.narration import Beside, capital, heading, here, microseconds, receipt_label
-from helpers.receipts import Shelf
+from helpers.narration import capital
 
 
 def _us(seconds: float) -> str:
@@ -158,7 +156,7 @@ def _issue_evidence(j: Judgement) -> str:
     facts = _(
         "with rare recordings an epoch takes {epoch}, {overhead:.0%} of it "
         "outside the operators (overhead) and {sync_share:.1%} of a run in the "
-        "recordings' waits; issuing fewer operations per epoch made training "
+        "recordings' waits; issuing the same work with less overhead made training "
         "at least {speedup_low:.2f}× as fast in three rounds out of four"
     ).format(
         epoch=_us(f["epoch"]),
@@ -259,7 +257,7 @@ def _checks(j: Judgement) -> list[str]:
                    f["overhead"] > OVERHEAD_SHARE),
             _check(_("waits"), f"{f['sync_share']:.1%}", f"< {WAIT_SHARE:.0%}",
                    f["sync_share"] < WAIT_SHARE),
-            _check(_("fewer operators, speed-up (lower quartile)"), f"{f['speedup_low']:.2f}×",
+            _check(_("less issuing, speed-up (lower quartile)"), f"{f['speedup_low']:.2f}×",
                    f"> {SPEEDUP_LOW:.1f}×", f["speedup_low"] > SPEEDUP_LOW),
         ]  # fmt: skip
     within = f["seconds"] <= COMPUTE_FACTOR * f["inside_total"]
@@ -303,71 +301,3 @@ def verdict_lines(judgements: Sequence[Judgement]) -> str:
         )
         for j in judgements
     )
-
-
-def _time_of(key: str, seconds: float | None) -> str:
-    """Seconds for the whole run (``student``), microseconds for the rest."""
-    if key == "student" and seconds is not None:
-        return f"{seconds:,.2f} s"
-    return microseconds(seconds)
-
-
-def beside_receipt(
-    measured: Mapping[str, float], verdict: Judgement, device_type: str, found: Shelf | None = None
-) -> Beside:
-    """Section 10: ``.item()``, the loop's floor and its variants priced on the receipt's device
-    (:func:`helpers.loop_prices.prices`) beside this machine's (``measured``: seconds by
-    :data:`helpers.loop_prices.ROWS` key, those measured here), and the third part of the
-    explanation judged with both (``verdict``: this machine's; :func:`judge_receipt`)."""
-    found = receipts.load_all() if found is None else found
-    receipt = found.pick()
-    if receipt is None:
-        return Beside(heading(found, None))
-    prices = loop_prices.prices(receipt)
-    names = {k: word(receipt["day05"][k]) for k in ("lesson", "fastest")}  # data keys, shown
-    rows = {
-        "item": _("one .item(), alone"),
-        "recording": _("one recording inside the loop (its price b)"),
-        "launches": _("launching one epoch's kernels (the launch floor)"),
-        "lesson": _("an epoch of the lesson loop ({lesson})"),
-        "kept": _("an epoch with the losses kept on the device (no waits)"),
-        "fastest": _("an epoch of the fastest variant ({fastest})"),
-        "student": _("the student's run priced: 20,000 epochs, 200 recordings"),
-    }
-    table = pd.DataFrame(
-        {
-            here(device_type): [_time_of(k, measured.get(k)) for k in loop_prices.ROWS],
-            receipt_label(receipt): [_time_of(k, prices[k]) for k in loop_prices.ROWS],
-        },
-        index=[rows[k].format(**names) for k in loop_prices.ROWS],
-    )
-    notes = [heading(found, receipt)]
-    there = judge_receipt(receipt)
-    if there is not None:
-        notes.append(
-            _(
-                "**The third part (asynchronous submission):** here *{here}*; on "
-                "{label} *{there}*. {evidence}"
-            ).format(
-                here=shown_verdict(verdict),
-                there=shown_verdict(there),
-                label=receipt_label(receipt),
-                evidence=evidence(there),
-            )
-        )
-    elif loop_prices.busy_share(receipt) is None:
-        notes.append(
-            _(
-                "This receipt has no busy share of the lesson loop, so the third part "
-                "is not judged on it."
-            )
-        )
-    else:
-        notes.append(
-            _(
-                "This receipt keeps each variant's median speed-up but not the lower "
-                "quartile of its rounds, so the third part is not judged on it "
-                "(`python -m helpers receipt` keeps both)."
-            )
-        )
-    return Beside("\n\n".join(notes), table)

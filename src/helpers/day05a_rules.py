@@ -69,7 +69,8 @@ WAIT_SHARE = 0.5
 """Part 3: the share of a run that the recordings' waits must stay below for the waits no longer
 to be what limits the speed (less than half of it)."""
 SPEEDUP_LOW = 1.0
-"""Part 3: the lower quartile of the speed-ups of issuing fewer operations per epoch must be above
+"""Part 3: the lower quartile of the speed-ups of issuing the same work with less overhead (the
+hand-written step; on a receipt, the fastest variant) must be above
 this: faster in three rounds out of four, not by the luck of one round."""
 MATTERS_SHARE = 0.02
 """Part 2: a bend (a change of the price per recording at a knee) smaller than this share of a run
@@ -220,11 +221,11 @@ def judge_issue(
 ) -> Judgement:
     """Part 3. ``epoch``: seconds per epoch with rare recordings; ``inside_share``: the share of
     an epoch inside the operators that compute (on a GPU, the kernels), from one profiled run
-    (:func:`helpers.profiling.covered`), so that the machine's drift does not enter it;
+    (:func:`helpers.profiling.inside_operators`), so that the machine's drift does not enter it;
     ``sync_share``: the share of such a run that the recordings' waits take (``b * recordings /
     time``, a negative ``b`` counted as 0); ``speedup_low``: the lower quartile of how many times
-    faster a variant that issues far fewer operations per epoch ran than the lesson's loop (round
-    by round).
+    faster a variant that issues the same arithmetic with far less overhead per epoch ran than
+    the lesson's loop (round by round).
 
     Supported when the overhead (the time outside operators) is more than
     :data:`OVERHEAD_SHARE` of an epoch, the waits less than :data:`WAIT_SHARE` of a run, and

@@ -12,7 +12,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from helpers import roofline
-from helpers.i18n import _, ngettext, word
+from helpers.i18n import N_, _, ngettext, word
+
+REGIMES = (N_("compute-bound"), N_("bandwidth-bound"), N_("overhead-bound"))
+"""The limits a workload can meet, as :func:`regime` names them."""
+ROOF_SHARE = 0.25
+"""The share of a workload's time the roofs must account for (arithmetic at the peak, or memory
+traffic at full bandwidth) for it to count as compute- or bandwidth-bound: the roofs are best
+cases (a large matrix product, a plain copy) that real operators reach a fraction of, so below a
+quarter the time is mostly neither, and the workload is overhead-bound."""
+
+
+def regime(work: roofline.Workload, roof: roofline.Roof, share: float = ROOF_SHARE) -> str:
+    """Which limit ``work`` meets on ``roof``: ``'compute-bound'``, ``'bandwidth-bound'`` or
+    ``'overhead-bound'``.
+
+    The roofs allow the work to take ``max(arithmetic time, memory time)``. When that is less than
+    ``share`` of the measured time, most of the time is neither arithmetic nor memory traffic: the
+    work is overhead-bound. Otherwise the larger of the two times names the limit.
+    """
+    if not 0 < share <= 1:
+        raise ValueError(f"share must be in (0, 1], got {share}")
+    if work.seconds <= 0 or work.bytes <= 0 or work.flops < 0:
+        raise ValueError(f"{work.name}: needs positive seconds and bytes, got {work}")
+    arithmetic, memory = roof.arithmetic_seconds(work), roof.memory_seconds(work)
+    if max(arithmetic, memory) < share * work.seconds:
+        return "overhead-bound"
+    return "compute-bound" if arithmetic >= memory else "bandwidth-bound"
 
 
 def peak_note(*, flops: float, peak: float, device_type: str) -> str:
@@ -99,13 +125,11 @@ def _time(seconds: float) -> str:
     return f"{seconds * 1e9:.3g} ns"
 
 
-def roofline_point(
-    work: roofline.Workload, roof: roofline.Roof, share: float = roofline.ROOF_SHARE
-) -> str:
+def roofline_point(work: roofline.Workload, roof: roofline.Roof, share: float = ROOF_SHARE) -> str:
     """Section 3: one sentence on where ``work`` sits under ``roof`` and what limits it
-    (:func:`helpers.roofline.regime`); a point above its roof is said to be so, with the roof that
+    (:func:`regime`); a point above its roof is said to be so, with the roof that
     was too low (:func:`helpers.roofline.above_roof`), instead of a share above 100 %."""
-    found = roofline.regime(work, roof, share)
+    found = regime(work, roof, share)
     above = roofline.above_roof(work, roof)
     if above == "bandwidth":
         where = _(

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from helpers import compiled
-from helpers.i18n import N_, _, word
+from helpers.i18n import _, word
 
 
 def same_losses_note(notes: Mapping[str, str]) -> str:
@@ -25,10 +25,6 @@ def same_losses_note(notes: Mapping[str, str]) -> str:
     return _("All variants compute the same losses (within 1e-4 relative). {notes}.").format(
         notes=each
     )
-
-
-STANDARD, CEILING = N_("standard code"), N_("ceiling")
-"""The two kinds of fix: what any training loop can use, and what real code rarely writes."""
 
 
 def fastest_finding(

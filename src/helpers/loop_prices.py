@@ -1,6 +1,6 @@
 """The lesson's loop priced on a receipt's device: one ``.item()``, one recording, an epoch's
 launches, an epoch of each variant, and the student's run, from the figures a receipt keeps
-(day 5, section 10: the same parts on a GPU, from a receipt).
+(day 5a, section 7: the same parts on a GPU, from a receipt).
 
 A receipt (:mod:`helpers.receipts`) holds what day 5 measured on a GPU: ``sync`` (one small
 kernel's launch, one ``.item()``) and ``day05`` (the fixes' seconds per epoch, kernels per epoch,
@@ -12,6 +12,8 @@ lesson's explanation is :mod:`helpers.day05a`'s.
 """
 
 from __future__ import annotations
+
+import re
 
 from helpers.observation import STUDENT_EPOCHS, STUDENT_RUNS
 from helpers.receipts import Receipt
@@ -37,17 +39,41 @@ def fastest(receipt: Receipt) -> dict:
     return receipt["day05"]["variants"][receipt["day05"]["fastest"]]
 
 
+def every(receipt: Receipt) -> int:
+    """How often the receipt's lesson loop recorded: ``day05.every``, or in older receipts the
+    number in the lesson loop's name (``"lesson loop, .item() every 100 epochs"``).
+
+    >>> every({"day05": {"lesson": "lesson loop, .item() every 100 epochs"}})
+    100
+    """
+    day05 = receipt["day05"]
+    if day05.get("every"):
+        return int(day05["every"])
+    found = re.search(r"every (\d+) epochs", day05["lesson"])
+    return int(found[1]) if found else 1
+
+
+def recording_told(receipt: Receipt) -> bool:
+    """Whether the receipt tells the price of a recording from noise: the loop that keeps its
+    losses on the device was faster than the lesson loop in three rounds out of four (the lower
+    quartile of its speed-up above 1). Without a kept variant or its quartile: ``False``."""
+    kept = receipt["day05"]["variants"].get(KEPT, {})
+    return kept.get("speedup_q1", 0.0) > 1.0
+
+
 def prices(receipt: Receipt) -> dict[str, float]:
     """Seconds, by :data:`ROWS` key, on the receipt's device: one ``.item()`` alone; one
-    recording inside the loop (the lesson loop, which records every epoch, less the same loop
-    keeping its losses on the device); launching an epoch's kernels; an epoch of the lesson loop,
-    of the loop without synchronisations, and of the fastest variant; and the student's run
-    priced with them (20,000 epochs, 200 recordings)."""
+    recording inside the loop (an epoch of the lesson loop, less an epoch of the same loop
+    keeping its losses on the device, times the epochs per recording, :func:`every`: that
+    difference per epoch is the recordings' cost spread over the epochs between them; check
+    :func:`recording_told` before reading it as a price); launching an epoch's kernels; an epoch
+    of the lesson loop, of the loop without synchronisations, and of the fastest variant; and the
+    student's run priced with them (20,000 epochs, 200 recordings)."""
     day05, sync = receipt["day05"], receipt["sync"]
     variants = day05["variants"]
     lesson = variants[day05["lesson"]]["s_per_epoch"]
     kept = variants[KEPT]["s_per_epoch"] if KEPT in variants else lesson - sync["item_s"]
-    recording = max(lesson - kept, 0.0)
+    recording = max(lesson - kept, 0.0) * every(receipt)
     recordings = STUDENT_RUNS[0][1]
     return {
         "item": sync["item_s"],
@@ -69,3 +95,15 @@ def rare_sync_share(priced: dict[str, float]) -> float:
     """
     waits = priced["recording"] * STUDENT_RUNS[-1][1]
     return waits / (STUDENT_EPOCHS * priced["kept"] + waits)
+
+
+def sweeps(receipt: Receipt) -> dict[str, tuple[list[float], list[float]]]:
+    """The recording sweeps the receipt holds, by regime (``launch-bound``, ``device-bound``):
+    (recordings, seconds) for every run, ready for :func:`helpers.stats.check_line`. Empty for a
+    receipt measured before the sweeps were recorded."""
+    found = {}
+    for regime, sweep in (receipt["day05"].get("sweeps") or {}).items():
+        pairs = zip(sweep["recordings"], sweep["seconds"], strict=True)
+        xs = [x for x, runs in pairs for _run in runs]
+        found[regime] = (xs, [s for runs in sweep["seconds"] for s in runs])
+    return found

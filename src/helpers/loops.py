@@ -1,5 +1,5 @@
-"""Day 5's training loops: the lesson's loop, and faster ones that compute the same losses (day 5,
-sections 6 and 9).
+"""Day 5's training loops: the lesson's loop, and faster ones that compute the same losses (day 5a,
+sections 5, 6 and 7; day 5b, section 4).
 
 All of them train an ``IrisMLP``-shaped network (``fc1``, ReLU, ``fc2``) full batch with plain SGD
 and cross-entropy, so their losses can be compared epoch by epoch (``tests/test_loops.py`` does).
@@ -15,6 +15,9 @@ and cross-entropy, so their losses can be compared epoch by epoch (``tests/test_
   ``epochs_per_call`` epochs of :func:`broadcast_step` (the same step with each matrix product
   written as multiply-and-sum, so the compiler fuses a whole epoch into one generated loop) into
   one function, called from C++ rather than Python.
+* :func:`device_bound_run` is the lesson's loop on a network and a batch large enough that a GPU,
+  not Python, sets the pace, and :func:`recording_sweep` times a loop at many recording
+  intervals (day 5a, section 5).
 * :func:`bare_loop` is the lesson's loop with the training taken out: the ``for`` and the
   ``epoch % N`` test alone, to time what the Python loop itself costs.
 
@@ -194,3 +197,50 @@ def bare_loop(epochs: int, every: int | None = 100) -> int:
         if every is not None and epoch % every == 0:
             recorded += 1
     return recorded
+
+
+def device_bound_run(every: int | None, epochs: int, *, width: int, rows: int, device):
+    """One run of the lesson's loop (:func:`helpers.training.train`) on a 4-``width``-``width``-3
+    ReLU network and ``rows`` random rows: enough arithmetic per epoch that a GPU falls behind
+    Python and its queue fills."""
+    from helpers.training import train
+
+    torch.manual_seed(0)
+    model = nn.Sequential(
+        nn.Linear(4, width), nn.ReLU(), nn.Linear(width, width), nn.ReLU(), nn.Linear(width, 3)
+    ).to(device)
+    X = torch.randn(rows, 4, device=device)
+    y = torch.randint(0, 3, (rows,), device=device)
+    return train(model, X, y, epochs, record_every=every, progress=False)
+
+
+def recording_sweep(
+    run: Callable[[int | None, int], object],
+    every: tuple[int | None, ...],
+    epochs: int,
+    *,
+    device,
+    repeats: int,
+    progress: str | None = None,
+) -> tuple[list[int], list[float]]:
+    """Time ``run(every, epochs)`` at each recording interval (``None``: never), ``repeats``
+    rounds in shuffled order (:func:`helpers.timing.compare`): every run's number of recordings
+    and seconds, ready for :func:`helpers.stats.check_line`."""
+    import math
+
+    from helpers.timing import compare
+
+    counts = {e: 0 if e is None else math.ceil(epochs / e) for e in every}
+    result = compare(
+        {str(e): (lambda e=e: run(e, epochs)) for e in every},
+        device=device,
+        repeats=repeats,
+        warmup=1,
+        progress=progress,
+    )
+    xs, ys = [], []
+    for e in every:
+        samples = result.measurements[str(e)].samples
+        xs += [counts[e]] * len(samples)
+        ys += list(samples)
+    return xs, ys

@@ -1,4 +1,4 @@
-"""Overhead, bandwidth or compute: which limit a workload meets on this device (day 5, section 8).
+"""Overhead, bandwidth or compute: which limit a workload meets on this device (day 5b, section 3).
 
 Every loop is held back by one of three things (Horace He, "Making Deep Learning Go Brrrr From
 First Principles"):
@@ -12,11 +12,9 @@ per byte moved). The slanted roof is bandwidth times intensity, the flat one the
 the *ridge*. A workload's point sits under the roof; how far under says how much of its time is
 neither arithmetic nor memory traffic. :func:`measure_peak_flops` and :func:`measure_bandwidth`
 measure the two roofs on the learner's device (day 7 measures them again to price utilisation:
-(day 7, section 1)); :func:`regime` names the limit from the numbers. The roofs are best cases (a
-large matrix product, a plain copy): real operators reach a fraction of them, so a workload counts
-as overhead-bound only when the roofs account for less than a quarter of its time
-(:data:`ROOF_SHARE`). This module computes; what a point means, the lesson says
-(:mod:`helpers.day05a`).
+(day 7, section 1)). The roofs are best cases (a large matrix product, a plain copy): real
+operators reach a fraction of them. This module computes; which limit a point meets, and what it
+means, the lesson says (:func:`helpers.day05b.regime`, with its threshold ``ROOF_SHARE``).
 
 A roof holds only in the regime it was measured in. Bandwidth depends on where the bytes live:
 a copy that fits in the last-level cache runs faster than one that streams from memory, so
@@ -47,14 +45,6 @@ import torch
 
 from helpers.i18n import N_, catalog, label, language, plot_language, word
 from helpers.timing import benchmark
-
-REGIMES = (N_("compute-bound"), N_("bandwidth-bound"), N_("overhead-bound"))
-"""The limits a workload can meet, as :func:`regime` names them."""
-ROOF_SHARE = 0.25
-"""The share of a workload's time the roofs must account for (arithmetic at the peak, or memory
-traffic at full bandwidth) for it to count as compute- or bandwidth-bound: the roofs are best
-cases (a large matrix product, a plain copy) that real operators reach a fraction of, so below a
-quarter the time is mostly neither, and the workload is overhead-bound."""
 
 
 @dataclass(frozen=True)
@@ -144,24 +134,6 @@ def memory_level(nbytes: float, cache: int | None) -> str:
     ('cache', 'memory')
     """
     return N_("cache") if cache is not None and nbytes <= cache / 2 else "memory"
-
-
-def regime(work: Workload, roof: Roof, share: float = ROOF_SHARE) -> str:
-    """Which limit ``work`` meets on ``roof``: ``'compute-bound'``, ``'bandwidth-bound'`` or
-    ``'overhead-bound'``.
-
-    The roofs allow the work to take ``max(arithmetic time, memory time)``. When that is less than
-    ``share`` of the measured time, most of the time is neither arithmetic nor memory traffic: the
-    work is overhead-bound. Otherwise the larger of the two times names the limit.
-    """
-    if not 0 < share <= 1:
-        raise ValueError(f"share must be in (0, 1], got {share}")
-    if work.seconds <= 0 or work.bytes <= 0 or work.flops < 0:
-        raise ValueError(f"{work.name}: needs positive seconds and bytes, got {work}")
-    arithmetic, memory = roof.arithmetic_seconds(work), roof.memory_seconds(work)
-    if max(arithmetic, memory) < share * work.seconds:
-        return "overhead-bound"
-    return "compute-bound" if arithmetic >= memory else "bandwidth-bound"
 
 
 def above_roof(work: Workload, roof: Roof) -> str | None:
@@ -290,6 +262,19 @@ def elementwise_chain(x: torch.Tensor) -> torch.Tensor:
     return y + x
 
 
+def elementwise_chain_reused(x: torch.Tensor, out: torch.Tensor) -> torch.Tensor:
+    """:func:`elementwise_chain` writing every step into one reused buffer ``out`` (``x``'s shape):
+    the same operators and the same bytes moved, but no fresh result allocated per operator.
+
+    >>> x = torch.tensor([1.0, -2.0])
+    >>> elementwise_chain_reused(x, torch.empty(2))
+    tensor([ 1.5000, -1.5000])
+    """
+    torch.mul(x, 1.5, out=out)
+    out.add_(0.5).relu_().mul_(x).sub_(1.0).abs_().mul_(0.5)
+    return out.add_(x)
+
+
 def fused_chain():
     """:func:`elementwise_chain` compiled by ``torch.compile``: one generated loop that reads ``x``
     once and writes the result once. It compiles at its first call."""
@@ -297,9 +282,13 @@ def fused_chain():
 
 
 def draw(
-    roof: Roof | Sequence[Roof], workloads: Sequence[Workload], ax=None, share: float = ROOF_SHARE
+    roof: Roof | Sequence[Roof],
+    workloads: Sequence[Workload],
+    ax=None,
+    regimes: Sequence[str] | None = None,
 ):
-    """The roofline on log-log axes, with each workload as a point marked by its regime.
+    """The roofline on log-log axes, with each workload as a point, marked by its regime when
+    ``regimes`` names one per workload (the lesson decides them: day 5b's ``regime``).
 
     ``roof`` is one roof for all workloads, or one per workload (each measured in its regime):
     every distinct roof is drawn once, with its own line style."""
@@ -317,18 +306,13 @@ def draw(
         named = label("roof ({roof})").format(roof=roof_label(one, plot_language()))
         ax.plot(x, [one.attainable(i) for i in x], color="black", lw=2, ls=style, label=named)
     markers = {"compute-bound": "s", "bandwidth-bound": "^", "overhead-bound": "o"}
-    for work, its_roof in zip(workloads, roofs, strict=True):
-        found = regime(work, its_roof, share)
-        ax.scatter(
-            work.intensity,
-            work.achieved,
-            s=60,
-            marker=markers[found],
-            zorder=3,
-            label=label("{name} ({found})").format(
-                name=word(work.name, plot_language()), found=word(found, plot_language())
-            ),
-        )
+    for i, work in enumerate(workloads):
+        name = word(work.name, plot_language())
+        found = regimes[i] if regimes is not None else None
+        if found is not None:
+            name = label("{name} ({found})").format(name=name, found=word(found, plot_language()))
+        marker = markers.get(found, "o")
+        ax.scatter(work.intensity, work.achieved, s=60, marker=marker, zorder=3, label=name)
     ax.set(
         xscale="log",
         yscale="log",

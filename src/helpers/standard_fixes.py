@@ -25,6 +25,8 @@ them, with the devices they need.
 
 from __future__ import annotations
 
+import logging
+
 import torch
 from torch import nn
 
@@ -38,6 +40,18 @@ STANDARD = {
     N_("model as CUDA graphs (make_graphed_callables)"): "cuda",
 }
 """The standard-code variants, in order, with the device type each needs (None: any)."""
+STANDARD_CODE, CEILING = N_("standard code"), N_("ceiling")
+"""The two kinds of variant: code any training loop can use, and what real code rarely writes."""
+
+
+def kind(name: str) -> str:
+    """:data:`STANDARD_CODE` for the lesson's loop and the variants of :data:`STANDARD`,
+    :data:`CEILING` for the rest (the hand-written step and what is built on it).
+
+    >>> kind("fused optimiser"), kind("lesson loop, .item() every 100 epochs"), kind("x")
+    ('standard code', 'standard code', 'ceiling')
+    """
+    return STANDARD_CODE if name in STANDARD or name.startswith("lesson loop") else CEILING
 
 
 def _fused_sgd(model: nn.Module, lr: float) -> torch.optim.SGD:
@@ -70,6 +84,14 @@ def fused_loop(
     return _loop(model, _fused_sgd(model, lr), X, y, epochs)
 
 
+class _ProfilerLabelNote(logging.Filter):
+    """Drops Dynamo's note that it ignores the profiler label around ``optimizer.step()`` (every
+    optimiser's step carries one): true, and nothing a learner can act on."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Profiler record function" not in record.getMessage()
+
+
 class Compiled:
     """A model and its fused optimiser compiled once, trained by :meth:`loop` as often as asked
     (compilation happens at the first call; later calls reuse it).
@@ -78,7 +100,11 @@ class Compiled:
 
     def __init__(self, model: nn.Module, lr: float = 0.01, mode: str | None = None):
         self.model, self.lr = model, lr
-        self.compiled = torch.compile(model, mode=mode)
+        self.compiled = torch.compile(model, mode=mode)  # imports Dynamo and its log handlers
+        for name in ("torch", "torch._dynamo"):
+            for handler in logging.getLogger(name).handlers:
+                if not any(isinstance(f, _ProfilerLabelNote) for f in handler.filters):
+                    handler.addFilter(_ProfilerLabelNote())
         self.optimizer = _fused_sgd(model, lr)
         self.step = torch.compile(self.optimizer.step, mode=mode)
 

@@ -111,13 +111,13 @@ def day05(device: torch.device, s: Sizes) -> dict:
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # as day 5 does: tiny operations on more threads measure the threads
     try:
-        return _fixes(device, s)
+        return _fixes(device, s) | {"sweeps": day05_sweeps(device, s)}
     finally:
         torch.set_num_threads(threads)
 
 
 def _fixes(device: torch.device, s: Sizes) -> dict:
-    from helpers import compiled, loops
+    from helpers import compiled, loops, standard_fixes
     from helpers.data import load_iris_split
     from helpers.models import IrisMLP
     from helpers.profiling import covered, profile_ops, timeline
@@ -142,16 +142,24 @@ def _fixes(device: torch.device, s: Sizes) -> dict:
     lesson = f"lesson loop, .item() every {every} epochs"
     variants = {
         lesson: lambda: train(fresh(), X, y, epochs, record_every=every, progress=False),
-        N_("losses kept on the device"): lambda: loops.device_losses_loop(fresh(), X, y, epochs),
+        N_("losses kept on the device"): lambda: standard_fixes.kept_loop(fresh(), X, y, epochs),
+        N_("fused optimiser"): lambda: standard_fixes.fused_loop(fresh(), X, y, epochs),
         N_("hand-written step"): lambda: loops.handwritten_loop(fresh(), X, y, epochs),
     }
+    if device.type == "cuda":
+        graphed = "model as CUDA graphs (make_graphed_callables)"
+        variants[graphed] = lambda: standard_fixes.graphed_loop(fresh(), X, y, epochs)
     ready, notes = {}, {}
     if s.receipt_compile:
         ready, notes = compiled.compile_all(device, per_call, fresh, X, y)
-    for name, (step, k, _compile_s) in ready.items():
-        variants[name] = lambda step=step, k=k: loops.handwritten_loop(
-            fresh(), X, y, epochs, step=step, epochs_per_call=k, static_weights=True
-        )
+    start = fresh().state_dict()
+    for name, (made, k, _compile_s) in ready.items():
+        if k is None:  # a compiled model: reset to the same start before each run
+            variants[name] = lambda made=made: made.restart(start).loop(X, y, epochs)
+        else:
+            variants[name] = lambda step=made, k=k: loops.handwritten_loop(
+                fresh(), X, y, epochs, step=step, epochs_per_call=k, static_weights=True
+            )
     result = compare(variants, device=device, repeats=s.day05_repeats, warmup=1, progress="day 5")
     found = {}
     for name, m in result.measurements.items():
@@ -159,12 +167,56 @@ def _fixes(device: torch.device, s: Sizes) -> dict:
         found[name] = {"s_per_epoch": m.median / epochs, "speedup": ratio.median}
         found[name]["speedup_q1"] = ratio.quartiles[0]  # what day 5's verdict reads
     fastest = max(found, key=lambda name: found[name]["speedup"])
+    standard = [n for n in found if standard_fixes.kind(n) == standard_fixes.STANDARD_CODE]
     return {"epochs": epochs, "kernels_per_epoch": float(kernels / profiled), "lesson": lesson} | {
+        "every": every,
         "fastest": fastest,
+        "fastest_standard": max(standard, key=lambda name: found[name]["speedup"]),
         "variants": found,
         "busy_share": busy,
         "notes": notes or {"compiled variants": "not compiled in fast mode"},
     }
+
+
+def day05_sweeps(device: torch.device, s: Sizes) -> dict:
+    """Day 5a's recording sweep, timed on ``device`` in each regime it has (section 5): the
+    lesson's loop (launch-bound on a GPU) and, on a device that queues work, the device-bound
+    loop. Per regime: the recordings per run and every round's seconds, for
+    :func:`helpers.stats.check_line`."""
+    from functools import partial
+
+    from helpers import loops
+    from helpers.data import load_iris_split
+    from helpers.models import IrisMLP
+    from helpers.training import train
+
+    X, _X_test, y, _y_test = load_iris_split(device=device)
+
+    def lesson(every, epochs):
+        torch.manual_seed(0)
+        return train(IrisMLP().to(device), X, y, epochs, record_every=every, progress=False)
+
+    wide = partial(loops.device_bound_run, width=s.day05_device_width,
+                   rows=s.day05_device_rows, device=device)  # fmt: skip
+    runs = {"launch-bound": (lesson, s.day05_measure_epochs)}
+    if device.type in ("cuda", "mps"):
+        runs["device-bound"] = (wide, s.day05_device_epochs)
+    found = {}
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as day 5a does
+    try:
+        for regime, (run, epochs) in runs.items():
+            xs, ys = loops.recording_sweep(run, s.day05_sweep_every, epochs, device=device,
+                                           repeats=s.day05_repeats, progress=regime)  # fmt: skip
+            levels = sorted(set(xs))
+            found[regime] = {
+                "epochs": epochs,
+                "recordings": levels,
+                "seconds": [[t for x, t in zip(xs, ys, strict=True) if x == n] for n in levels],
+            }
+    finally:
+        torch.set_num_threads(threads)
+    return found
 
 
 def day06(device: torch.device, s: Sizes) -> dict:
