@@ -1,27 +1,25 @@
-"""Day 5's narration (helpers.day05a): each part of the lesson's explanation gets a verdict the
-numbers decide, against the module's named thresholds, and each sentence follows the numbers it is
-given. Every outcome is reached from realistic inputs (measured on this course's 2-core CPU, the
-student's GPU table, or a model of how a GPU queues work, where no GPU was at hand)."""
+"""Day 5a's narration (helpers.day05a and its rules, evidence and receipt): each part of the
+lesson's explanation gets a verdict the numbers decide, against the module's named thresholds, and
+each sentence follows the numbers it is given. Every outcome is reached from realistic inputs
+(measured on this course's 2-core CPU, the student's GPU table, or a model of how a GPU queues
+work, where no GPU was at hand)."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from helpers import (
-    compiled,
     day05a,
     day05a_evidence,
-    day05b,
+    day05a_receipt,
     day05a_rules,
     narration,
     observation,
     receipts,
 )
-from helpers.roofline import Roof, Workload
 from helpers.stats import Interval, check_line, fit_affine, paired_difference
 from helpers.timing import Measurement
 
@@ -139,9 +137,9 @@ def cpu_runs(seed=0):
         (X, gpu_runs(), "cuda", "partly supported", "no threshold"),
         # The GPU a little slower than the CPU issues: rare recordings hide behind its work,
         # frequent ones each add their wait: the time bends upwards past about 800 recordings.
-        (X, gpu_runs(gpu=520e-6, wait=50e-6), "cuda", "supported", "a threshold effect"),
-        # The student's four runs on a consumer GPU: no price can be told from zero.
-        ([200, 100, 20, 10], [10.43, 10.02, 10.12, 9.74], "cuda", "not supported", "do not show"),
+        (X, gpu_runs(gpu=520e-6, wait=50e-6), "cuda", "supported", "the time shows a threshold"),
+        # Runs as noisy as the student's (0.2 s on 10 s runs): no price can be told from zero.
+        (X, gpu_runs(wait=0.0, noise=0.2), "cuda", "not supported", "do not show"),
         # A machine that sped up while the runs with many recordings ran (-30 µs per recording:
         # noisy CPU runs gave -74 µs from noise alone).
         (X, [y - 30e-6 * x for x, y in zip(X, gpu_runs(wait=0.0), strict=True)], "mps",
@@ -221,7 +219,9 @@ def test_each_failed_condition_is_named(sync_share, speedup, reason, unmet):
 
 
 def test_three_seconds_could_be_time_inside_operators_on_this_cpu():
-    found = day05a_rules.judge_compute_claim(flops=40_800, peak_flops=68.3e9, inside_operators=92e-6)
+    found = day05a_rules.judge_compute_claim(
+        flops=40_800, peak_flops=68.3e9, inside_operators=92e-6
+    )
     said = day05a_evidence.evidence(found)
     assert found.verdict == "loose: could be time inside operators"
     assert "150 µs per epoch" in said and "0.272 GFLOP/s" in said
@@ -248,7 +248,48 @@ def test_rows_and_lines_name_the_claim_in_the_course_s_words():
     lines = day05a_evidence.verdict_lines([floor_of(), floor_of(BIG_FLOOR, BIG_SHARE)]).splitlines()
     assert lines[0].startswith("- **supported** (floor): The floor is real")
     assert lines[1].startswith("- **partly supported** (floor)")
-    assert day05a_evidence.verdict_table([floor_of()]).columns.tolist() == ["your data"]
+    assert day05a_evidence.verdict_table([floor_of()]).columns.tolist() == ["your data", "rule"]
+
+
+def test_each_verdict_is_traced_to_its_rule_in_one_line():
+    """The figures, the thresholds they were compared with, met or not, and the verdict."""
+    assert day05a_evidence.rule_line(floor_of()) == (
+        "floor +772 µs (95% interval +647 µs to +896 µs) > 0 ✓ · outside operators 88% > 50% ✓ "
+        "→ supported"
+    )
+    assert day05a_evidence.rule_line(floor_of(BIG_FLOOR, BIG_SHARE)).endswith(
+        "outside operators 0% > 50% ✗ → partly supported"
+    )
+    cpu = day05a_rules.judge_sync(check_line(X, cpu_runs()), device_type="cpu")
+    assert day05a_evidence.rule_line(cpu) == (
+        "device queues work cpu (cuda, mps) ✗ → not testable on a CPU"
+    )
+    gpu = day05a_rules.judge_sync(check_line(X, gpu_runs(noise=0.001)), device_type="cuda")
+    assert "price b +" in day05a_evidence.rule_line(gpu)
+    assert day05a_evidence.rule_line(gpu).endswith(
+        "shape straight = threshold ✗ → partly supported"
+    )
+    issue = day05a_evidence.rule_line(issue_of(600e-6, 0.15, 0.001, 0.9))
+    assert "less issuing, speed-up (lower quartile) 0.90× > 1.0× ✗" in issue
+
+
+@pytest.mark.parametrize(
+    ("ys", "shape"),
+    [
+        # A real threshold: the GPU a little slower than the CPU issues, so rare recordings hide
+        # behind its work and frequent ones each add their wait (past about 800 recordings).
+        (gpu_runs(gpu=520e-6, wait=50e-6), "threshold"),
+        # None: a launch-bound loop, each wait the same (15 µs), 1 ms of noise on 1 s runs.
+        (gpu_runs(noise=0.001), "straight"),
+        # Noise: the same loop with 50 ms of noise (as on a busy machine): no verdict either way.
+        (gpu_runs(noise=0.05), "cannot tell"),
+        # A bend without a flat start: each recording costs 10 µs, and 40 µs more past 400.
+        ([1.0 + 10e-6 * x + 40e-6 * max(0, x - 400) + random.Random(i).gauss(0, 0.001)
+          for i, x in enumerate(X)], "curved"),
+    ],
+)  # fmt: skip
+def test_the_shape_rule_on_realistic_sweeps(ys, shape):
+    assert day05a_rules.shape(check_line(X, ys)) == shape
 
 
 # ---- the findings of each section --------------------------------------------------------------
@@ -258,13 +299,13 @@ XS = [0, 0, 1, 1, 20, 20, 100, 100, 2000, 2000]
 YS = [0.31, 0.312, 0.311, 0.309, 0.313, 0.312, 0.316, 0.318, 0.372, 0.375]
 FIT, LINE = fit_affine(XS, YS), check_line(XS, YS)
 ITEM = Measurement([1.2e-6, 1.3e-6, 1.25e-6, 1.28e-6, 1.22e-6])
-# Section 2's single runs of 20000 epochs (seconds), around 10 x the sweep's intercept.
-TOTALS = pd.Series([3.25, 3.3, 3.6, 3.9])
 
 
-def price_of(a_run):
-    return day05a.price_finding(fit=FIT, line=LINE, item=ITEM, a_run=a_run, epochs=20000,
-                               measure_epochs=2000, totals=TOTALS)  # fmt: skip
+def test_the_price_finding_gives_the_price_the_shape_and_one_item():
+    said = day05a.price_finding(fit=FIT, line=LINE, item=ITEM)
+    assert said.startswith(f"**The price:** {narration.price(FIT, 'one recording')}")
+    assert "**The shape:** The best line with one knee bends at about" in said
+    assert "takes 1.25 µs" in said
 
 
 def test_the_runs_are_the_students_or_say_how_many_the_student_ran():
@@ -272,151 +313,13 @@ def test_the_runs_are_the_students_or_say_how_many_the_student_ran():
     assert day05a.runs_note(2000, 20000) == "2000 epochs per run (not the student's 20000)."
 
 
-@pytest.mark.parametrize(("a_run", "word"), [(3.1, "below"), (3.7, "above")])
-def test_the_intercept_is_said_below_or_above_the_runs_median(a_run, word):
-    said = price_of(a_run)
-    off = abs(a_run / TOTALS.median() - 1)
-    assert f"`a` is {off:.0%} {word} their median" in said
-    assert said.startswith(f"**The price:** {narration.price(FIT, 'one recording')}")
-    assert "**3.25 to 3.90 s** (162 to 195 µs per epoch)" in said
-
-
-def test_the_timeline_names_the_kernels_only_where_there_are_some():
-    seen = {"shown": 5, "traced_us": 900.0, "epoch_us": 160.0, "slowdown": 3.2,
-            "operators": 0.45, "trace": "build/t.json"}  # fmt: skip
-    cpu = day05b.timeline_finding(kernels=None, **seen)
-    gpu = day05b.timeline_finding(kernels=0.08, **seen)
-    assert "kernels" not in cpu and "The GPU's kernels fill **8%** of it." in gpu
-    assert "**900 µs** each" in cpu and "5.6× an epoch" in cpu and "`build/t.json`" in cpu
-
-
-def test_the_compile_advice_warns_about_fast_mode_only_without_a_cold_compile():
-    assert day05b.compile_note("Fastest: x.", True) == "Fastest: x."
-    assert "Fast mode measures no cold compile" in day05b.compile_note("Fastest: x.", False)
-
-
-@pytest.mark.parametrize(("device", "where"), [("cpu", "(one thread)"), ("cuda", "(cuda)")])
-def test_the_arithmetic_names_one_thread_on_a_cpu_and_the_device_elsewhere(device, where):
-    said = day05a.arithmetic_finding(flops=283, peak=5e10, device_type=device, arithmetic=5.7e-9,
-                                    epoch=160e-6, inside=90e-6)  # fmt: skip
-    assert where in said and "**283 FLOPs**" in said
-    assert "(56% of the epoch)" in said
-
-
-FLAT = [0.31 + 1e-4 * (i % 3) for i in range(10)]  # no price told from zero, no bend
-
-
-@pytest.mark.parametrize(
-    ("student", "ys", "words"),
-    [
-        ([10.43, 10.02, 10.12, 9.74], YS, ("table cannot price", "sweep can", "line bends")),
-        ([9.0, 9.5, 10.0, 10.5], FLAT, ("table can price", "sweep cannot", "line stands")),
-    ],
-)
-def test_the_summary_says_can_or_cannot_and_stands_or_bends(student, ys, words):
-    said = day05b.summary(
-        device="cpu", student_fit=fit_affine([10, 20, 100, 200], student), line=check_line(XS, ys),
-        regime="overhead-bound", arithmetic=0.0001, inside=0.55, loop=0.21, best="amortised",
-        speedup=6.5, judgements=[day05a_rules.judge_sync(LINE, device_type="cpu")],
-        advice="Fastest: amortised.",
-    )  # fmt: skip
-    assert all(w in said for w in words), said
-    assert "**overhead-bound**" in said and "sync *not testable on a CPU*" in said
-
-
 def test_the_other_findings_carry_their_numbers():
     d = paired_difference([0.40, 0.41, 0.42], [0.31, 0.31, 0.32])
     assert "**4.0%**" in day05a.noise_finding(d, d, 0.04)
     assert "(round 1: a, b; round 2: b, a)" in day05a.rounds_note(10, [["a", "b"], ["b", "a"]])
-    assert day05b.live_run("every 100", 2000, "cpu", 0.32).endswith("(160 µs/epoch)")
-    assert "x: first calls" in day05b.same_losses_note({"x": "first calls 1.0 s"})
+    assert day05a.live_run("every 100", 2000, "cpu", 0.32).endswith("(160 µs/epoch)")
     fits = day05a.fits_finding(observation.student_fit(), FIT)
     assert "4 single runs cannot price a recording" in fits and "10 single runs" not in fits
-
-
-# ---- section 8: where a workload sits under its roof -------------------------------------------
-
-ROOF = Roof(peak_flops=100e9, bandwidth=10e9)
-# Roofs as day 5 measured them on a 2-core EPYC (32 MiB L3), one thread: peak 68 GFLOP/s; a copy
-# of 256 KiB (in cache) 40 GB/s, of 16 MiB 20 GB/s.
-CACHE = Roof(68e9, 40e9, level="cache", copied=2**18, threads=1)
-MEMORY = Roof(68e9, 20e9, level="memory", copied=2**26, threads=1)
-
-
-def test_a_point_names_the_regime_and_its_reason():
-    tiny = day05b.roofline_point(Workload("lesson loop", 4e4, 2e4, 500e-6), ROOF)
-    assert "**overhead-bound**" in tiny and "of the time is neither" in tiny
-    assert "arithmetic at the peak would take 400 ns" in tiny and "Of its 500 µs" in tiny
-    big = day05b.roofline_point(Workload("matmul", 2e9, 12e6, 0.025), ROOF)
-    assert "**compute-bound**, the arithmetic takes most" in big
-    copy = day05b.roofline_point(Workload("copy", 8e6, 8e6, 0.0012), ROOF)
-    assert "**bandwidth-bound**, moving the bytes takes most" in copy
-
-
-def test_a_point_under_its_roof_gets_its_share():
-    # The compiled chain on 4 Mi elements: 8 B and 8 FLOPs per element in 1.81 ms.
-    chain = Workload("chain, compiled", 8 * 2**22, 8 * 2**22, 1.81e-3)
-    text = day05b.roofline_point(chain, MEMORY)
-    assert "92.7% of what the roof (memory: copying 64 MiB, 1 thread) allows" in text
-    assert "above" not in text
-
-
-def test_a_point_above_its_roof_names_the_roof_that_was_too_low():
-    # The same chain at 170 % of a 20 GB/s roof (as seen on another machine): 1.0 ms.
-    fast = Workload("chain, compiled", 8 * 2**22, 8 * 2**22, 0.987e-3)
-    text = day05b.roofline_point(fast, MEMORY)
-    assert "above the bandwidth roof (memory" in text and "so that roof was too low" in text
-    assert "%" not in text.split(". Of its")[0]
-    assert "85.0% of what the roof (cache" in day05b.roofline_point(fast, CACHE)
-    # 2 GFLOP of matrix products in 25 ms is 80 GFLOP/s, above a 68 GFLOP/s peak.
-    matmul = day05b.roofline_point(Workload("wide network", 2e9, 12e6, 0.025), MEMORY)
-    assert "above the flat roof" in matmul and "the measured peak was too low" in matmul
-
-
-def test_the_roofline_finding_places_each_workload_and_says_what_fusing_gained():
-    placed = [(Workload("lesson epoch", 4e4, 2e4, 500e-6), CACHE)]
-    said = day05b.roofline_finding(peak=68e9, threads=1, roofs=[CACHE, MEMORY],
-                                        placed=placed, speedup=4.2, fewer=9)  # fmt: skip
-    assert "Peak **68.0 GFLOP/s** (a large matrix product, 1 thread)" in said
-    assert "**40.0 GB/s** (cache" in said and "\n- **lesson epoch**: " in said
-    assert "**4.2×** as fast as eager" in said and "9× fewer bytes" in said
-    unmeasured = day05b.roofline_finding(
-        peak=68e9, threads=None, roofs=[CACHE], placed=placed, speedup=None, fewer=9, why="-"
-    )
-    assert "The compiled chain is not measured here: -." in unmeasured
-    assert "(a large matrix product, the whole device)" in unmeasured
-
-
-# ---- section 9: the fixes end to end ------------------------------------------------------------
-
-# Day 5 as measured on 2-core CPUs (one thread): the lesson's loop about 550 µs per epoch; the
-# amortised variant about 40 µs after 21.7 s of compiling with a cold cache, about 3 s warm.
-EPOCH = {"lesson loop": 550e-6, "hand-written step": 150e-6, "amortised": 40e-6}
-COLD = {"amortised": 21.7}
-WARM = {"amortised": 3.0}
-
-
-def test_advice_follows_the_table():
-    table = compiled.end_to_end(EPOCH, COLD, WARM, 20_000, baseline="lesson loop")
-    text = day05b.compile_advice(table, 20_000, 1_000_000)
-    cold, warm = text.split("; ")
-    # Cold: 21.7 s of compiling is more than the 20,000 epochs save over the hand-written step.
-    assert "**hand-written step** for 20,000 epochs (3.0 s in all)" in cold
-    assert "**amortised** for 1,000,000" in cold
-    # Warm: 3 s of loading still outweigh 20,000 epochs x 110 µs saved (2.2 s).
-    assert "**hand-written step** for 20,000 epochs (3.0 s in all)" in warm
-    assert "**amortised** for 1,000,000 (43 s)" in warm
-    without_step = {k: v for k, v in EPOCH.items() if k != "hand-written step"}
-    table = compiled.end_to_end(without_step, COLD, WARM, 20_000, baseline="lesson loop")
-    assert "**amortised** for 20,000 epochs (3.8 s in all)" in day05b.compile_advice(
-        table, 20_000, 10
-    )
-
-
-def test_advice_without_a_cold_measurement_says_so():
-    table = compiled.end_to_end(EPOCH, {}, WARM, 20_000, baseline="lesson loop")
-    said = day05b.compile_advice(table, 20_000, 10**6)
-    assert "with a cold cache: not measured in this run" in said
 
 
 # ---- in Chinese ---------------------------------------------------------------------------------
@@ -428,35 +331,21 @@ CPU_VERDICT = day05a_rules.Judgement("issue", "supported (second half only)")
 def test_day_5_speaks_chinese(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
     assert day05a.runs_note(2000, 20000) == "每次运行 2000 个轮次（不是那位学员的 20000 个）。"
-    assert "比它们的中位数低" in price_of(3.1)
-    wide = Workload("wide network, 1000 rows", 2e9, 12e6, 0.025)
-    assert day05b.roofline_point(wide, ROOF).startswith("**宽网络，1000 行**")
-    assert wide.name == "wide network, 1000 rows"
+    said = day05a.price_finding(fit=FIT, line=LINE, item=ITEM)
+    assert "每次记录的代价是" in said and "The price" not in said
 
 
 def test_day_5_shows_its_conditions_and_variants_in_chinese_keeping_the_keys(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
     rounds = day05a.rounds_note(500, [["every 5", "never"], ["never", "every 5"]])
     assert "第 1 轮：每 5 个轮次记录一次、从不记录；第 2 轮：" in rounds
-    notes = {"amortised: 10 epochs per compiled call": "x", "hand-written step, CUDA graphs": "y"}
-    said = day05b.same_losses_note(notes)
-    assert "摊销（每次编译调用跑 10 个轮次）：x；手写的训练步，CUDA 图：y" in said
-    fastest = day05b.fastest_finding(best="hand-written step", speedup=4.0, repeats=2,
-                                          epochs=300, best_epoch=1e-4, arithmetic=5e-7)  # fmt: skip
-    assert "**手写的训练步**" in fastest
-    assert day05b.live_run("every 200", 2000, "cpu", 0.32).startswith(
-        "每 200 个轮次记录一次，"
-    )
-    variants = {"lesson loop, .item() every 100 epochs": 500e-6, "hand-written step": 100e-6}
-    table = compiled.end_to_end(variants, {}, {}, 20_000, "lesson loop, .item() every 100 epochs")
-    advice = day05b.compile_advice(table, 20_000, 10**6)
-    assert "**手写的训练步**" in advice and "hand-written" not in advice
+    assert day05a.live_run("every 200", 2000, "cpu", 0.32).startswith("每 200 个轮次记录一次，")
 
 
 def test_day05_beside_speaks_chinese_and_keeps_the_receipt_s_keys(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
     shelf = receipts.Shelf([receipts.load(RECEIPT)], [])
-    found = day05a_evidence.beside_receipt({"kept": 9.0e-5}, CPU_VERDICT, "cpu", shelf)
+    found = day05a_receipt.beside_receipt({"kept": 9.0e-5}, CPU_VERDICT, "cpu", shelf)
     assert "本机 *成立（仅后半部分）*" in found.text and "上 *成立*" in found.text
     assert "supported" not in found.text
     rows = " ".join(found.table.index)

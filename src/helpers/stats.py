@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import optimize, stats
 
 
 @dataclass(frozen=True)
@@ -241,7 +241,8 @@ class LineCheck:
     smallest_slope: float
     """The smallest slope ``b`` these points would find distinguishable from zero."""
     knees_tried: int
-    """How many knees were tried: the intervals are widened for having picked the best of them."""
+    """In how many gaps between measured ``x`` values a knee was sought: the intervals are widened
+    for having picked the best of them."""
     power: float = 0.8
 
     @property
@@ -265,10 +266,11 @@ def check_line(
     """Fit the straight line, test it against a line with one knee, and say how sharp the test was.
 
     A threshold is a change of slope: flat, then rising. The hinge ``y = a + b*x + c*max(0, x -
-    knee)`` is fitted by least squares at each measured ``x`` between the smallest and the
-    largest, and the knee that fits best is kept. Picking the best of several knees flatters the
-    fit, so the Student-t intervals use the confidence of that many tests at once (Bonferroni:
-    ``1 - (1 - confidence) / knees``). The smallest detectable slope and bend are ``(t(confidence)
+    knee)`` is fitted by least squares, the knee anywhere between the second-smallest and the
+    second-largest measured ``x`` (within each gap between measured values, the best knee is
+    found by ``scipy.optimize.minimize_scalar``), and the knee that fits best is kept. Picking
+    the best of the gaps flatters the fit, so the Student-t intervals use the confidence of that
+    many tests at once (Bonferroni: ``1 - (1 - confidence) / gaps``). The smallest detectable slope and bend are ``(t(confidence)
     + t(power)) * standard error``. Needs at least five points and four different ``x`` values.
 
     >>> xs = [0, 1, 2, 5, 10, 20, 50, 100] * 3
@@ -282,11 +284,19 @@ def check_line(
     levels = sorted(set(xs.tolist()))
     if len(xs) < 5 or len(levels) < 4:
         raise ValueError("need at least 5 points and 4 different x values to test for a knee")
-    knees = levels[1:-1]
-    knee = min(knees, key=lambda k: _hinge(xs, ys, k)[2])
+    inner = levels[1:-1]
+    gaps = list(zip(inner, inner[1:], strict=False)) or [(inner[0], inner[0])]
+    candidates = list(inner)
+    for low, high in gaps:
+        if high > low:
+            found = optimize.minimize_scalar(
+                lambda k: _hinge(xs, ys, k)[2], bounds=(low, high), method="bounded"
+            )
+            candidates.append(float(found.x))
+    knee = min(candidates, key=lambda k: _hinge(xs, ys, k)[2])
     (_a, b, c), covariance, _rss = _hinge(xs, ys, knee)
     dof = len(xs) - 3
-    wide = 1 - (1 - confidence) / len(knees)
+    wide = 1 - (1 - confidence) / len(gaps)
     t = _t(wide, dof)
     se_below = math.sqrt(float(covariance[1, 1]))
     se_above = math.sqrt(float(covariance[1, 1] + covariance[2, 2] + 2 * covariance[1, 2]))
@@ -304,7 +314,7 @@ def check_line(
         bend=around(bend, se_bend),
         smallest_bend=_detectable(se_bend, dof, wide, power),
         smallest_slope=fit.smallest_detectable(power),
-        knees_tried=len(knees),
+        knees_tried=len(gaps),
         power=power,
     )
 
