@@ -133,7 +133,9 @@ def test_compile_all_leaves_out_what_fails_and_says_why(monkeypatch):
     ready, notes = compiled.compile_all("cpu", 10, fresh=lambda: None, X=None, y=None)
     assert ready == {} and notes["a"].startswith("not available here (RuntimeError: no C")
     assert notes["hand-written step, CUDA graphs"] == "needs an NVIDIA GPU: not measured here"
-    assert notes["model and step compiled, reduce-overhead"] == notes["hand-written step, CUDA graphs"]
+    assert (
+        notes["model and step compiled, reduce-overhead"] == notes["hand-written step, CUDA graphs"]
+    )
 
 
 def test_a_space_in_a_folder_torch_compile_builds_against_is_named(monkeypatch, tmp_path):
