@@ -9,8 +9,9 @@ import pytest
 import torch
 
 from helpers import paths, roofline
+from helpers.day05b import ROOF_SHARE, regime
 from helpers.profiling import profile_ops
-from helpers.roofline import Roof, Workload, regime, roof_label
+from helpers.roofline import Roof, Workload, roof_label
 
 ROOF = Roof(peak_flops=100e9, bandwidth=10e9)
 
@@ -68,7 +69,7 @@ def test_the_share_of_the_roof_and_the_overhead():
     tiny = Workload("lesson loop", 4e4, 2e4, 500e-6)  # 400 ns of arithmetic, 2 µs of traffic
     assert roofline.reach(tiny, ROOF) == pytest.approx(0.004)
     assert roofline.overhead_share(tiny, ROOF) == pytest.approx(0.996)
-    assert roofline.ROOF_SHARE == 0.25  # the border regime() draws by default
+    assert ROOF_SHARE == 0.25  # the border regime() draws by default
 
 
 def test_the_roofs_are_measured_on_this_machine():
@@ -140,9 +141,11 @@ def test_the_compiled_chain_computes_the_same(compile_cache):
 
 def test_draw_marks_every_workload():
     works = [Workload("loop", 4e4, 2e4, 500e-6), Workload("matmul", 2e9, 12e6, 0.025)]
-    ax = roofline.draw(ROOF, works)
+    ax = roofline.draw(ROOF, works, regimes=[regime(w, ROOF) for w in works])
     labels = ax.get_legend_handles_labels()[1]
     assert labels == ["roof (this device)", "loop (overhead-bound)", "matmul (compute-bound)"]
+    plain = roofline.draw(ROOF, works).get_legend_handles_labels()[1]  # no regimes given
+    assert plain == ["roof (this device)", "loop", "matmul"]
     assert ax.get_xscale() == "log" and "FLOPs per byte" in ax.get_xlabel()
 
 

@@ -1,5 +1,5 @@
 """What known GPUs' datasheets promise: the ceilings a measurement must stay under (day 2,
-section 5; day 5, section 8; day 7, section 1).
+section 5; day 5b, section 3; day 7, section 1).
 
 A measured matrix product cannot beat the datasheet's peak, and a copy between the host and the
 GPU cannot beat the bus it crosses. :func:`datasheet` finds a GPU by the name PyTorch reports and

@@ -4,7 +4,7 @@
   that ``self.fc1(x)`` in ``forward`` reads as in the lesson (day 3, section 3 explains why it
   works).
 * :class:`IrisMLP` is the lesson's network, 4-10-3 (day 0, section 4; day 2, sections 2 to 7;
-  day 5, sections 5 and 9; and the homework).
+  day 5a, section 5; day 5b, section 4; and the homework).
 * :func:`mlp` builds a network of any widths, e.g. day 6's wide ``(4, 512, 512, 3)`` (day 6,
   section 1; day 7).
 

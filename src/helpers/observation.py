@@ -1,4 +1,4 @@
-"""The original lesson's observation, the facts day 5 reproduces and explains (day 5, section 1;
+"""The original lesson's observation, the facts day 5 reproduces and explains (day 5a, section 1;
 day 6, section 4 bounds the crossover with it).
 
 A learner ran the lesson's homework on a consumer GPU: 20000 full-batch epochs of the Iris

@@ -1,5 +1,5 @@
-"""Where the time of a step goes, operator by operator: the PyTorch profiler, summarised (day 5,
-sections 1 and 7).
+"""Where the time of a step goes, operator by operator: the PyTorch profiler, summarised (day 5a,
+section 6; day 5b, sections 1 and 2).
 
 :func:`profile_ops` runs a function once under ``torch.profiler`` and returns one row per operator:
 how often it ran, how many of those calls did arithmetic themselves (each would be a kernel launch

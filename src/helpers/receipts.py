@@ -1,5 +1,5 @@
 """Receipts: what one device measured, kept as a JSON file and read back at home (day 1, section 6;
-day 2, section 5; day 5, section 10; day 6, section 1; day 7, section 1; day 8, section 3).
+day 2, section 5; day 5a, section 7; day 6, section 1; day 7, section 1; day 8, section 3).
 
 A learner rents an hour on a GPU, runs ``python -m helpers receipt --out FILE`` there, and copies
 the file into the course's ``receipts/`` folder (:func:`folder`; the ``COURSE_RECEIPTS`` setting

@@ -270,8 +270,9 @@ def check_line(
     second-largest measured ``x`` (within each gap between measured values, the best knee is
     found by ``scipy.optimize.minimize_scalar``), and the knee that fits best is kept. Picking
     the best of the gaps flatters the fit, so the Student-t intervals use the confidence of that
-    many tests at once (Bonferroni: ``1 - (1 - confidence) / gaps``). The smallest detectable slope and bend are ``(t(confidence)
-    + t(power)) * standard error``. Needs at least five points and four different ``x`` values.
+    many tests at once (Bonferroni: ``1 - (1 - confidence) / gaps``). The smallest detectable
+    slope and bend are ``(t(confidence) + t(power)) * standard error``. Needs at least five
+    points and four different ``x`` values.
 
     >>> xs = [0, 1, 2, 5, 10, 20, 50, 100] * 3
     >>> ys = [1.0 + 0.01 * max(0, x - 10) + 0.001 * (i % 3) for i, x in enumerate(xs)]

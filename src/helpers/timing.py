@@ -1,4 +1,4 @@
-"""Timing on any device: the course's one timing module (day 5, section 3).
+"""Timing on any device: the course's one timing module (day 5a, section 2).
 
 GPU work is queued and runs later, so a clock read right after ``model(x)`` measures only the
 queueing. Every measurement here synchronises the device before it reads the clock.

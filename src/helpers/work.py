@@ -1,4 +1,4 @@
-"""The work of one training step: counted (FLOPs, bytes) and timed (day 5, sections 1 and 8).
+"""The work of one training step: counted (FLOPs, bytes) and timed (day 5b, sections 1 and 3).
 
 A full-batch SGD step of an ``mlp(widths)`` on ``rows`` rows does a known amount of arithmetic
 and moves a known number of bytes; dividing them by the step's time gives FLOP/s and bytes/s,

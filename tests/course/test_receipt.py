@@ -232,12 +232,24 @@ def test_day_5_compiles_its_variants_and_runs_them_with_static_weights(monkeypat
     assert set(found["variants"]) == {
         "lesson loop, .item() every 100 epochs",
         "losses kept on the device",
+        "fused optimiser",
         "hand-written step",
         "hand-written step, CUDA graphs",
     }
     assert True in kept and found["notes"] == {
         "hand-written step, CUDA graphs": "first calls 0.1 s"
     }
+    assert found["every"] == 100 and found["fastest_standard"] in {
+        "lesson loop, .item() every 100 epochs", "losses kept on the device", "fused optimiser"
+    }  # fmt: skip
+    # the recording sweep, on a CPU in the launch-bound regime only (nothing is queued)
+    assert set(found["sweeps"]) == {"launch-bound"}
+    sweep = found["sweeps"]["launch-bound"]
+    assert sweep["recordings"] == sorted(sweep["recordings"]) and len(sweep["seconds"]) == len(
+        sweep["recordings"]
+    )
+    runs = sum(len(r) for r in sweep["seconds"])  # every 500 and every 2000 both record once
+    assert runs == sizes.day05_repeats * len(sizes.day05_sweep_every)
 
 
 def numbers_outside(path: Path, allowed=(0, 1), exempt=("summary",)) -> list[str]:
