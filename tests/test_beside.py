@@ -10,7 +10,7 @@ import pytest
 from helpers import (
     day01,
     day02,
-    day05a_evidence,
+    day05a_receipt,
     day05a_rules,
     day06,
     day07,
@@ -132,7 +132,7 @@ def test_day05_prices_the_sync_and_the_floor_on_the_gpu(tmp_path):
     assert prices["recording"] == pytest.approx(50e-6)  # 210 µs recording, 160 µs not
     assert prices["launches"] == pytest.approx(21 * 4.6e-6)
     assert prices["student"] == pytest.approx(20_000 * 160e-6 + 200 * 50e-6)
-    found = day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, ONE))
+    found = day05a_receipt.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, ONE))
     assert found.table.iloc[:, 1].tolist()[:2] == ["17.0 µs", "50.0 µs"]
     assert found.table.iloc[:, 0].tolist()[:3] == ["not measured", "1.1 µs", "not measured"]
     assert "here *supported (second half only)*; on NVIDIA H100" in found.text
@@ -161,20 +161,20 @@ def test_day05_without_losses_kept_on_the_device_and_with_a_quartile(tmp_path):
     m2 = receipts.Receipt(FIXTURES / M2, payload)
     assert loop_prices.prices(m2)["recording"] == pytest.approx(180e-6)  # one .item()
     shelf = receipts.Shelf([m2], [])
-    found = day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf)
+    found = day05a_receipt.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf)
     assert "at least 2.50×" in found.text and "median" not in found.text
     del payload["day05"]["variants"]["hand-written step"]["speedup_q1"]  # a median alone
     assert day05a_rules.judge_receipt(m2) is None
     assert (
         "not the lower quartile"
-        in day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf).text
+        in day05a_receipt.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf).text
     )
     payload["day07"] = {}
-    assert "no busy share" in day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf).text
+    assert "no busy share" in day05a_receipt.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf).text
 
 
 def test_day05_without_a_receipt(tmp_path):
-    found = day05a_evidence.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, MALFORMED))
+    found = day05a_receipt.beside_receipt(HERE, CPU_VERDICT, "cpu", shelf_of(tmp_path, MALFORMED))
     assert found.table is None and HOW_TO in found.text and "malformed.json" in found.text
 
 

@@ -246,24 +246,22 @@ def test_rows_and_lines_name_the_claim_in_the_course_s_words():
     assert row["claim"].startswith("A floor (底噪)") and row["your data"] == "supported"
     assert set(day05a_rules.CLAIMS) == {"floor", "sync", "issue", "compute"}
     lines = day05a_evidence.verdict_lines([floor_of(), floor_of(BIG_FLOOR, BIG_SHARE)]).splitlines()
-    assert lines[0].startswith("- **supported** (floor): The floor is real")
-    assert lines[1].startswith("- **partly supported** (floor)")
+    assert lines[0].startswith("- **supported** (part 1, the floor): The floor is real")
+    assert lines[1].startswith("- **partly supported** (part 1, the floor)")
     assert day05a_evidence.verdict_table([floor_of()]).columns.tolist() == ["your data", "rule"]
 
 
 def test_each_verdict_is_traced_to_its_rule_in_one_line():
     """The figures, the thresholds they were compared with, met or not, and the verdict."""
     assert day05a_evidence.rule_line(floor_of()) == (
-        "floor +772 µs (95% interval +647 µs to +896 µs) > 0 ✓ · outside operators 88% > 50% ✓ "
-        "→ supported"
+        "floor +772 µs (95% interval +647 µs to +896 µs) > 0 ✓ · outside operators 88% (100% − 12% "
+        "inside) > 50% ✓ → supported"
     )
     assert day05a_evidence.rule_line(floor_of(BIG_FLOOR, BIG_SHARE)).endswith(
-        "outside operators 0% > 50% ✗ → partly supported"
+        "> 50% ✗ → partly supported"
     )
     cpu = day05a_rules.judge_sync(check_line(X, cpu_runs()), device_type="cpu")
-    assert day05a_evidence.rule_line(cpu) == (
-        "device queues work cpu (cuda, mps) ✗ → not testable on a CPU"
-    )
+    assert day05a_evidence.rule_line(cpu) == ("device cpu is cuda or mps ✗ → not testable on a CPU")
     gpu = day05a_rules.judge_sync(check_line(X, gpu_runs(noise=0.001)), device_type="cuda")
     assert "price b +" in day05a_evidence.rule_line(gpu)
     assert day05a_evidence.rule_line(gpu).endswith(
@@ -271,6 +269,7 @@ def test_each_verdict_is_traced_to_its_rule_in_one_line():
     )
     issue = day05a_evidence.rule_line(issue_of(600e-6, 0.15, 0.001, 0.9))
     assert "less issuing, speed-up (lower quartile) 0.90× > 1.0× ✗" in issue
+    assert "waits (b × recordings ÷ run) 0.1% < 50% ✓" in issue
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from helpers import (
     day05a_evidence,
     day05a_rules,
     day05b,
+    day05b_fixes,
     day06,
     day07,
     day07_algorithms,
@@ -113,7 +114,7 @@ FINDINGS = {
     "day05.compute": lambda: day05a_evidence.verdict_lines(
         [day05a_rules.judge_compute_claim(flops=2e3, peak_flops=5e10, inside_operators=2e-5)]
     ),
-    "compiled": lambda: day05b.compile_advice(
+    "compiled": lambda: day05b_fixes.compile_advice(
         pd.DataFrame(
             {"µs per epoch": [150.0, 30.0], "compile, cold cache (s)": [0.0, 30.0],
              "compile, warm cache (s)": [0.0, 3.0]},
@@ -155,7 +156,7 @@ def test_tables_and_labels_follow_the_language(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
     line = day05a_rules.judge_sync(LINE, device_type="cpu")
     table = day05a_evidence.verdict_table([line])
-    assert table.index.name == "论断" and list(table.columns) == ["你的数据"]
+    assert table.index.name == "论断" and list(table.columns) == ["你的数据", "规则"]
     assert table.iloc[0, 0] == "在 CPU 上无法检验"
     assert live.Sampler.source.fget(type("S", (), {"lib": None, "mps": False})()) == (
         "没有找到 GPU 或驱动：改为显示本进程的 CPU 占用和内存"
@@ -178,7 +179,7 @@ def test_plot_labels_are_chinese_only_where_a_font_can_draw_them(font, x_label, 
     monkeypatch.setattr(fonts, "use_cjk_font", lambda installed=None: font)
     i18n.plots_draw_chinese.cache_clear()
     try:
-        ax = roofline.draw(ROOF, [WORK])
+        ax = roofline.draw(ROOF, [WORK], regimes=[day05b.regime(WORK, ROOF)])
         assert ax.get_xlabel().startswith(x_label)
         legend = [t.get_text() for t in ax.get_legend().get_texts()]
         assert any(("开销受限" if font else "overhead-bound") in t for t in legend), legend

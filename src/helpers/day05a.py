@@ -22,6 +22,7 @@ from helpers import narration
 from helpers.day05a_evidence import shown_verdict
 from helpers.day05a_rules import MATTERS_SHARE, Judgement, shape
 from helpers.i18n import N_, _, word
+from helpers.narration import capital
 from helpers.stats import AffineFit, LineCheck, Simulated
 
 NAMES = (
@@ -35,6 +36,7 @@ NAMES = (
     N_("shuffled rounds"),
     N_("a: everything else (s per run)"),
     N_("b: one recording inside the loop (µs)"),
+    N_("one recording"),
     N_("slope before the knee (µs per recording)"),
     N_("slope after the knee (µs per recording)"),
     N_("bend at the far end (ms)"),
@@ -60,8 +62,8 @@ def single_runs_say(fit: AffineFit) -> str:
     (the student's table and the learner's first one)."""
     if not fit.b.distinguishable:
         return _(
-            "{n} single runs cannot price a recording: no line, straight or not, "
-            "can be seen in them."
+            "{n} single runs cannot price a recording: a line can be drawn through them, but "
+            "its slope cannot be told from noise."
         ).format(n=fit.b.n)
     if fit.b.value < 0:
         return _(
@@ -82,19 +84,18 @@ def runs_note(epochs: int, student_epochs: int) -> str:
 
 
 def fits_finding(student: AffineFit, yours: AffineFit) -> str:
-    """Section 2: the student's four runs and the learner's, each fitted, with what single runs
-    can say (:func:`single_runs_say`)."""
+    """Section 1: the slope of the student's four runs and of the learner's (seconds per
+    recording), with what single runs can say (:func:`single_runs_say`); intervals come after
+    section 3 has shown what they are."""
     return _(
-        "- **The student's four runs:** {student} Their run-to-run scatter is "
-        "{student_sd:.2f} s: {student_says}\n- **Your four runs:** {yours} "
-        "Your scatter is {your_sd:.2f} s: {your_says}"
+        "- **The student's four runs:** a line through them rises {student_ms:+.2f} ms per "
+        "recording. {student_says}\n- **Your four runs:** {your_ms:+.2f} ms per recording. "
+        "{your_says}\n\nSections 2 to 5 measure it properly, and say how far to trust it."
     ).format(
-        student=narration.price(student, N_("one recording")),
-        student_sd=student.residual_sd,
-        student_says=single_runs_say(student),
-        yours=narration.price(yours, "one recording"),
-        your_sd=yours.residual_sd,
-        your_says=single_runs_say(yours),
+        student_ms=student.b.value * 1e3,
+        student_says=capital(single_runs_say(student)),
+        your_ms=yours.b.value * 1e3,
+        your_says=capital(single_runs_say(yours)),
     )
 
 
@@ -145,9 +146,9 @@ def simulation_finding(none: Simulated, real: Simulated) -> str:
     """Section 3: what the intervals of made-up experiments did, with no true difference
     (``none``) and with one (``real``, :func:`helpers.stats.simulate`)."""
     return _(
-        "- **No true difference:** {none_cover:.0%} of the intervals hold it, and "
+        "- **No true difference:** {none_cover:.1%} of the intervals hold it, and "
         "{none_tell:.1%} exclude zero anyway: false alarms.\n- **A true difference of "
-        "{truth_ms:.2f} ms:** {real_cover:.0%} of the intervals hold it, and {real_tell:.0%} "
+        "{truth_ms:.2f} ms:** {real_cover:.1%} of the intervals hold it, and {real_tell:.1%} "
         "exclude zero: the chance that {rounds} rounds see a difference that large."
     ).format(
         none_cover=none.covering,

@@ -17,6 +17,7 @@ from helpers.day05a_rules import (
     COMPUTE_FACTOR,
     MATTERS_SHARE,
     OVERHEAD_SHARE,
+    PARTS,
     SPEEDUP_LOW,
     WAIT_SHARE,
     WAITING_DEVICES,
@@ -236,14 +237,17 @@ def _checks(j: Judgement) -> list[str]:
     """Each condition of the part's rule: the figure, the threshold, and whether it was met."""
     f, t = j.figures, j.thresholds
     if j.part == "floor":
+        outside = _("{share:.0%} (100% − {inside:.0%} inside)").format(
+            share=f["outside"], inside=1 - f["outside"]
+        )
         return [
             _check(_("floor"), narration.interval(f["floor"], 1e6, " µs", 0), "> 0", True),
-            _check(_("outside operators"), f"{f['outside']:.0%}", f"> {t['outside']:.0%}",
+            _check(_("outside operators"), outside, f"> {t['outside']:.0%}",
                    f["outside"] > t["outside"]),
         ]  # fmt: skip
     if j.part == "sync":
         queued = j.device in WAITING_DEVICES
-        found = [_check(_("device queues work"), j.device, _("(cuda, mps)"), queued)]
+        found = [_check(_("device"), j.device, _("is cuda or mps"), queued)]
         if queued:
             price = f["price"]
             found.append(_check(_("price b"), narration.interval(price, 1e6, " µs", 2), "> 0",
@@ -255,17 +259,16 @@ def _checks(j: Judgement) -> list[str]:
         return [
             _check(_("outside operators"), f"{f['overhead']:.0%}", f"> {OVERHEAD_SHARE:.0%}",
                    f["overhead"] > OVERHEAD_SHARE),
-            _check(_("waits"), f"{f['sync_share']:.1%}", f"< {WAIT_SHARE:.0%}",
-                   f["sync_share"] < WAIT_SHARE),
+            _check(_("waits (b × recordings ÷ run)"), f"{f['sync_share']:.1%}",
+                   f"< {WAIT_SHARE:.0%}", f["sync_share"] < WAIT_SHARE),
             _check(_("less issuing, speed-up (lower quartile)"), f"{f['speedup_low']:.2f}×",
                    f"> {SPEEDUP_LOW:.1f}×", f["speedup_low"] > SPEEDUP_LOW),
         ]  # fmt: skip
     within = f["seconds"] <= COMPUTE_FACTOR * f["inside_total"]
-    return [
-        _check(_("the student's compute"), f"{f['seconds']:g} s",
-               _("≤ {factor:g} × time inside operators ({limit:.2g} s)").format(
-                   factor=COMPUTE_FACTOR, limit=COMPUTE_FACTOR * f["inside_total"]), within)
-    ]  # fmt: skip
+    limit = _("≤ {factor:g} × {inside:.2g} s inside operators here = {limit:.2g} s").format(
+        factor=COMPUTE_FACTOR, inside=f["inside_total"], limit=COMPUTE_FACTOR * f["inside_total"]
+    )
+    return [_check(_("the student's compute"), f"{f['seconds']:g} s", limit, within)]
 
 
 def rule_line(judgement: Judgement) -> str:
@@ -297,7 +300,7 @@ def verdict_lines(judgements: Sequence[Judgement]) -> str:
     """Each verdict, its part and its evidence, as a Markdown list item."""
     return "\n".join(
         _("- **{verdict}** ({part}): {evidence}").format(
-            verdict=shown_verdict(j), part=j.part, evidence=evidence(j)
+            verdict=shown_verdict(j), part=word(PARTS[j.part]), evidence=evidence(j)
         )
         for j in judgements
     )

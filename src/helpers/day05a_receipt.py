@@ -16,6 +16,7 @@ from helpers.day05a_evidence import evidence, rule_line, shown_verdict
 from helpers.day05a_rules import Judgement, judge_receipt, judge_sync
 from helpers.i18n import _, word
 from helpers.narration import Beside, heading, here, microseconds, receipt_label
+from helpers.observation import STUDENT_COMPUTE_S, STUDENT_RUNS
 from helpers.receipts import Receipt, Shelf
 from helpers.stats import check_line
 
@@ -42,6 +43,18 @@ def _recording_note(receipt: Receipt) -> str:
         "from noise** (without the recordings the loop was not faster in three rounds out of "
         "four), so read it as at most that."
     ).format(every=every)
+
+
+def _student_note(prices: Mapping[str, float]) -> str:
+    """The student's own run beside the same run priced on the receipt's machine."""
+    every, recordings, remaining = STUDENT_RUNS[0]
+    return _(
+        "The student's own run recording every {every} epochs took about {theirs:.1f} s on "
+        "their consumer GPU (a remaining time of {remaining:.2f} s plus the {compute:g} s they "
+        "subtracted); priced with this receipt it would take {ours:.1f} s: another GPU, and "
+        "another host CPU issuing its work."
+    ).format(every=every, theirs=remaining + STUDENT_COMPUTE_S, remaining=remaining,
+             compute=STUDENT_COMPUTE_S, ours=prices["student"])  # fmt: skip
 
 
 def _sweep_notes(receipt: Receipt) -> list[str]:
@@ -98,7 +111,8 @@ def beside_receipt(
         },
         index=[rows[k].format(**names) for k in loop_prices.ROWS],
     )
-    notes = [heading(found, receipt), _recording_note(receipt), *_sweep_notes(receipt)]
+    notes = [heading(found, receipt), _recording_note(receipt), _student_note(prices)]
+    notes += _sweep_notes(receipt)
     there = judge_receipt(receipt)
     if there is not None:
         notes.append(

@@ -32,6 +32,13 @@ from helpers.stats import Interval, LineCheck
 
 CLAIMS = ("floor", "sync", "issue", "compute")
 """The explanation's parts and the lesson's loosest number (:data:`CLAIMED` words them)."""
+PARTS = {
+    "floor": N_("part 1, the floor"),
+    "sync": N_("part 2, the threshold"),
+    "issue": N_("part 3, asynchronous submission"),
+    "compute": N_("the 3 s of compute"),
+}
+"""Each part's short name, as the verdict lines show it."""
 CLAIMED = {
     "floor": N_(
         "A floor (底噪) every epoch pays whether or not it records: the Python "

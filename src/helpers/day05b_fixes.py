@@ -31,34 +31,57 @@ def fastest_finding(
     *,
     standard: str,
     standard_speedup: float,
+    standard_low: float,
     ceiling: str,
     ceiling_speedup: float,
     ceiling_epoch: float,
     arithmetic: float,
+    slower: list[str],
     repeats: int,
     epochs: int,
 ) -> str:
-    """Section 4: the fastest standard-code fix and the fastest ceiling against the lesson loop
-    (median speed-ups over ``repeats`` rounds of ``epochs`` epochs), and how far the ceiling
-    still is from the arithmetic (seconds per epoch)."""
-    return _(
-        "\n\n- The fastest **standard-code** fix per epoch is **{standard}**, **{s:.2f}×** as "
-        "fast as the lesson loop recording every 100 epochs.\n- The fastest **ceiling** is "
-        "**{ceiling}**, **{c:.1f}×**; it still takes **{c_us:.1f} µs** per epoch, "
-        "**{ratio:,.0f}×** the arithmetic time ({arithmetic_us:.2f} µs): what is left is the "
-        "generated code's own work on tiny tensors, and what remains of the overhead.\n"
-        "- Medians over {repeats} rounds of {epochs} epochs."
-    ).format(
-        standard=word(standard),
-        s=standard_speedup,
-        ceiling=word(ceiling),
-        c=ceiling_speedup,
-        c_us=ceiling_epoch * 1e6,
-        ratio=ceiling_epoch / arithmetic,
-        arithmetic_us=arithmetic * 1e6,
-        repeats=repeats,
-        epochs=epochs,
+    """Section 4: the fastest standard-code fix (``standard_low``: the lower quartile of its
+    speed-up over the rounds) and the fastest ceiling against the lesson loop (median
+    speed-ups over ``repeats`` rounds of ``epochs`` epochs), how far the ceiling still is from
+    the arithmetic (seconds per epoch), and the variants that ran slower than the lesson loop."""
+    told = (
+        _("faster in three rounds out of four")
+        if standard_low > 1
+        else _("not told from noise: it was not faster in three rounds out of four")
     )
+    said = [
+        _(
+            "- The fastest **standard-code** fix per epoch is **{standard}**, **{s:.2f}×** as "
+            "fast as the lesson loop recording every 100 epochs ({told})."
+        ).format(standard=word(standard), s=standard_speedup, told=told),
+        _(
+            "- The fastest **ceiling** is **{ceiling}**, **{c:.1f}×**; it still takes "
+            "**{c_us:.1f} µs** per epoch, **{ratio:,.0f}×** the arithmetic time "
+            "({arithmetic_us:.2f} µs): what is left is the generated code's own work on tiny "
+            "tensors, and what remains of the overhead."
+        ).format(
+            ceiling=word(ceiling),
+            c=ceiling_speedup,
+            c_us=ceiling_epoch * 1e6,
+            ratio=ceiling_epoch / arithmetic,
+            arithmetic_us=arithmetic * 1e6,
+        ),  # fmt: skip
+    ]
+    if slower:
+        said.append(
+            _(
+                "- Slower than the lesson loop here: {names}. A compiled or fused variant adds "
+                "its own cost per call (guards, a generated function's launch, a fused "
+                "operator's set-up), which tensors this small do not repay; on a GPU, where "
+                "each saved launch is microseconds, the same change can pay."
+            ).format(names=_(", ").join(word(n) for n in slower))
+        )
+    said.append(
+        _("- Medians over {repeats} rounds of {epochs} epochs.").format(
+            repeats=repeats, epochs=epochs
+        )
+    )
+    return "\n\n" + "\n".join(said)
 
 
 def compile_advice(table: pd.DataFrame, epochs: int, long_epochs: int) -> str:

@@ -61,7 +61,7 @@ def _fused_sgd(model: nn.Module, lr: float) -> torch.optim.SGD:
 def _loop(model, optimizer, X, y, epochs: int, step_fn=None) -> list[float]:
     losses = []
     step = step_fn or optimizer.step
-    for _ in range(epochs):
+    for _epoch in range(epochs):
         optimizer.zero_grad(set_to_none=True)
         loss = nn.functional.cross_entropy(model(X), y)
         loss.backward()
