@@ -16,6 +16,7 @@ from helpers import (
     day07,
     day08,
     loop_prices,
+    paths,
     receipts,
     takeoff,
 )
@@ -225,3 +226,21 @@ def test_show_displays_the_sentences_and_the_table(capsys, tmp_path):
     day01.beside_receipt(HERE_CARD, shelf_of(tmp_path, ONE)).show()
     out = capsys.readouterr().out
     assert "Beside this machine" in out and "85.0 GB" in out
+
+
+def test_the_reference_s_price_of_a_recording_is_per_recording_and_said_to_be_noise():
+    """The H200 reference records every 100 epochs: its lesson loop's epoch less the kept loop's
+    (982.5 - 957.5 µs) is 25 µs per *epoch*, so 2.5 ms per recording; and that loop was not faster
+    without the recordings in three rounds out of four (lower quartile 0.96), so the price is
+    not told from noise. The student's run is priced with the per-recording figure."""
+    reference = receipts.load(paths.GPU_REFERENCE)
+    prices = loop_prices.prices(reference)
+    assert loop_prices.every(reference) == 100
+    assert prices["recording"] == pytest.approx(2.495e-3, rel=1e-3)
+    assert not loop_prices.recording_told(reference)
+    assert prices["student"] == pytest.approx(20_000 * 957.5e-6 + 200 * 2.495e-3, rel=1e-3)
+    found = day05a_receipt.beside_receipt(HERE, CPU_VERDICT, "cpu", receipts.Shelf([reference], []))
+    assert "**it cannot be told from noise**" in found.text
+    assert "took about 13.4 s on their consumer GPU" in found.text
+    # the reference predates the recording sweeps: part 2 says "not measured", not a verdict
+    assert "**The second part (a threshold):** not measured on this receipt" in found.text

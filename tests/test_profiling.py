@@ -1,3 +1,4 @@
+import pytest
 import torch
 
 from helpers.profiling import profile_ops
@@ -90,3 +91,21 @@ def test_draw_timeline_has_a_row_per_kind():
     assert [t.get_text() for t in ax.get_yticklabels()] == ["kernels", "operators", "phases"]
     assert ax.get_legend_handles_labels()[1] == ["forward"]
     assert ax.get_title() == "one epoch"
+
+
+def test_time_inside_operators_has_one_definition_from_one_profiled_run():
+    """The share of a profiled run that computing operators fill; seconds come from a run timed
+    without the profiler (day 5a, section 6 and day 5b, section 1 use this one measure)."""
+    from helpers.data import load_iris_split
+    from helpers.models import IrisMLP
+    from helpers.profiling import inside_operators
+    from helpers.training import train
+
+    X, _X_test, y, _y_test = load_iris_split()
+    epochs = 20
+    found = inside_operators(
+        lambda: train(IrisMLP(), X, y, epochs, progress=False), device="cpu", calls=epochs
+    )
+    assert 0 < found.share < 1
+    assert found.operators > found.computing >= 15  # the lesson's epoch: about 19 compute
+    assert found.seconds_of(500e-6) == pytest.approx(found.share * 500e-6)
