@@ -76,9 +76,9 @@ hidden test, and costs the time the right answer takes. The set-up and test cell
 are trusted, and so is the machine. An answer's own error messages are shown in feedback
 (bounded): an answer that saw a hidden test's inputs can repeat them there. Outside its user
 namespace the runner is still the grader's user (root when the grader runs as root): files the
-sandbox binds are readable by it as by the grader. Processes and total memory per sandbox are bounded by control groups where the machine
-lets the grader make them (:mod:`.bounds`, named in ``report.txt``); elsewhere a
-fork loop or many processes under the memory limit are not bounded.
+sandbox binds are readable by it as by the grader. Processes and total memory per sandbox are
+bounded by control groups where the machine lets the grader make them (:mod:`.bounds`, named in
+``report.txt``); elsewhere a fork loop or many processes under the memory limit are not bounded.
 Without bubblewrap (macOS, Windows, or not installed) there is no OS sandbox: ``grade`` refuses
 unless told ``--no-sandbox``, and then says so in ``report.txt`` and on every feedback file.
 """
