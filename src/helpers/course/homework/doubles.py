@@ -4,8 +4,8 @@
   call that queued it has returned, and work queued earlier is still running when a timed
   function starts. Only a function that waits for it at the right moments measures its work
   (day 5, ``day05.sync``).
-* :class:`GradSpy`: a model whose prediction says whether autograd was on while it ran (day 2,
-  ``day02.predict``).
+* :func:`showing_autograd`: a model whose prediction says whether autograd recorded its forward
+  pass (day 2, ``day02.predict``).
 
 What a test learns from them comes back through the answer's own result or the time it took,
 never through a record kept beside the answer: an answer can write into any object the test keeps
@@ -65,27 +65,28 @@ class PretendGPU:
             torch.cuda.synchronize = real
 
 
-class GradSpy(nn.Module):
-    """A two-class model that predicts class 1 for every row when autograd is off while it runs
-    (``torch.no_grad()``, ``torch.inference_mode()``) and class 0 when it is on.
+def showing_autograd(model: nn.Module) -> nn.Module:
+    """``model`` itself, with a forward hook that makes its prediction say whether autograd
+    recorded the forward pass: class 1 for every row when it did not (``torch.no_grad()``,
+    ``torch.inference_mode()``), class 0 when it did.
 
-    It asks autograd itself, through whether a result computed from its parameter is tracked, so
-    that a patched ``torch.is_grad_enabled`` does not change its answer.
+    The model keeps its own class, so an answer cannot tell it from the others a test hands it;
+    the hook asks autograd itself (whether the output is tracked), so a patched
+    ``torch.is_grad_enabled`` does not change what it says.
 
-    >>> spy, X = GradSpy(), torch.zeros(3, 4)
-    >>> spy(X).argmax(dim=1).tolist()
-    [0, 0, 0]
+    >>> from helpers.models import IrisMLP
+    >>> spy, X = showing_autograd(IrisMLP()), torch.zeros(3, 4)
+    >>> type(spy).__name__, spy(X).argmax(dim=1).tolist()
+    ('IrisMLP', [0, 0, 0])
     >>> with torch.no_grad():
     ...     spy(X).argmax(dim=1).tolist()
     [1, 1, 1]
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.weight = nn.Parameter(torch.zeros(1))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        tracked = (self.weight * 1).requires_grad
-        scores = torch.zeros(len(x), 2, device=x.device)
-        scores[:, 0 if tracked else 1] = 1.0
+    def tell(module, args, output):
+        scores = torch.zeros_like(output, requires_grad=False)
+        scores[:, 0 if output.requires_grad else 1] = 1.0
         return scores
+
+    model.register_forward_hook(tell)
+    return model
