@@ -421,7 +421,7 @@ def test_nothing_outside_the_sandbox_was_written_and_nothing_is_left_running(gra
         ("nina", "day00.device", ("0", "violation")),  # a reply nested 100,000 deep
         ("nina", "day00.count_parameters", ("0", "violation")),  # 20 million empty lists
         ("copycat", "day07.accumulate", ("0", "failed")),  # no reference gradients to copy
-        ("copycat", "day07.diagnose", ("2", "passed")),
+        ("copycat", "day07.busy", ("2", "passed")),
         ("spy", "day05.price", ("0", "failed")),  # `is True` sends no literal to spy on
         ("spy", "day05.parts", ("0", "failed")),
         ("spy", "day05.sync", ("2", "passed")),
