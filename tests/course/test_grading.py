@@ -210,6 +210,14 @@ SYNC_CHEATS = {
     ),
     "hardcoder": "def time_it(fn, device):\n    fn()\n    return 0.1\n",
 }
+# An answer to day02.predict that keeps autograd on and tries to look as if it did not.
+PREDICT_CHEATS = {
+    "faker": (  # every tensor claims not to be tracked
+        "torch.Tensor.requires_grad = property(lambda self: False)\n"
+        "def predict(model, X):\n"
+        "    return model(X.to(next(model.parameters()).device)).argmax(dim=1)\n"
+    ),
+}
 SEGFAULT = "import ctypes\nctypes.string_at(0)\n"
 DAYS = [f"day{n:02d}" for n in range(9)]
 
@@ -323,6 +331,11 @@ def graded(tmp_path_factory):
             f"{student}_day05_homework.ipynb",
             replace_answer(answered("day05"), "day05.sync", source),
         )
+    for student, source in PREDICT_CHEATS.items():
+        save(
+            f"{student}_day02_homework.ipynb",
+            replace_answer(answered("day02"), "day02.predict", source),
+        )
     save(
         "segv_day00_homework.ipynb",
         replace_answer(answered("day00"), "day00.device", SEGFAULT),
@@ -427,6 +440,8 @@ def test_nothing_outside_the_sandbox_was_written_and_nothing_is_left_running(gra
         ("spy", "day05.sync", ("2", "passed")),
         *[(cheat, "day05.sync", ("0", "failed")) for cheat in SYNC_CHEATS],  # no points forged
         *[(cheat, "day05.price", ("3", "passed")) for cheat in SYNC_CHEATS],  # ...the rest graded
+        ("faker", "day02.predict", ("0", "failed")),  # the spy asks PyTorch's C type
+        ("faker", "day02.move_batch", ("2", "passed")),
         ("segv", "day00.device", ("0", "crashed")),  # a segmentation fault
         ("segv", "day00.count_parameters", ("2", "passed")),
     ],

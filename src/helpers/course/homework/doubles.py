@@ -65,14 +65,20 @@ class PretendGPU:
             torch.cuda.synchronize = real
 
 
+TRACKED = torch._C.TensorBase.requires_grad
+"""Whether autograd tracks a tensor, read from PyTorch's C type: answer code can replace
+``torch.Tensor.requires_grad``, not this."""
+
+
 def showing_autograd(model: nn.Module) -> nn.Module:
     """``model`` itself, with a forward hook that makes its prediction say whether autograd
     recorded the forward pass: class 1 for every row when it did not (``torch.no_grad()``,
     ``torch.inference_mode()``), class 0 when it did.
 
     The model keeps its own class, so an answer cannot tell it from the others a test hands it;
-    the hook asks autograd itself (whether the output is tracked), so a patched
-    ``torch.is_grad_enabled`` does not change what it says.
+    the hook asks autograd itself whether the output is tracked, through PyTorch's C type (whose
+    attributes no Python code can replace), so neither a patched ``torch.is_grad_enabled`` nor a
+    patched ``torch.Tensor.requires_grad`` changes what it says.
 
     >>> from helpers.models import IrisMLP
     >>> spy, X = showing_autograd(IrisMLP()), torch.zeros(3, 4)
@@ -85,7 +91,7 @@ def showing_autograd(model: nn.Module) -> nn.Module:
 
     def tell(module, args, output):
         scores = torch.zeros_like(output, requires_grad=False)
-        scores[:, 0 if output.requires_grad else 1] = 1.0
+        scores[:, 0 if TRACKED.__get__(output) else 1] = 1.0
         return scores
 
     model.register_forward_hook(tell)
