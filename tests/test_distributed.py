@@ -57,17 +57,6 @@ def test_sampler_pads_by_repeating_the_first_rows():
     assert D.sampler_rows(9, 2, 1) == [1, 3, 5, 7, 0]
 
 
-def test_the_sampler_can_be_hidden_and_comes_back():
-    from torch.utils.data import DistributedSampler
-
-    with D.hide_distributed_sampler(), pytest.raises(RuntimeError, match="hidden"):
-        D.sampler_rows(4, 2, 0)
-    import torch.utils.data
-
-    assert torch.utils.data.DistributedSampler is DistributedSampler
-    assert D.sampler_rows(4, 2, 0) == [0, 2]
-
-
 @pytest.mark.parametrize("world", [1, 2, 3])
 def test_rank_rows_deal_out_an_epoch_without_overlap(world):
     rows, batch = 24, 4

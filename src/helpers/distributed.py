@@ -25,10 +25,9 @@ computes; what its results mean, the lesson says (:mod:`helpers.day08`).
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,10 +40,10 @@ from helpers.ring import SendCounter, count_sends, ring_all_reduce, ring_bytes_p
 from helpers.training import sgd_step
 
 __all__ = [  # the ring and run_ranks live in their own modules; importable from here as before
-    "Plan", "RankFailed", "SendCounter", "backend_for", "count_sends", "hide_distributed_sampler",
-    "load_checkpoint", "make_data", "make_model", "make_optimizer", "max_difference", "plan",
-    "rank_rows", "reference_weights", "ring_all_reduce", "ring_bytes_per_rank", "run_ranks",
-    "sampler_rows", "save_checkpoint",
+    "Plan", "RankFailed", "SendCounter", "backend_for", "count_sends", "load_checkpoint",
+    "make_data", "make_model", "make_optimizer", "max_difference", "plan", "rank_rows",
+    "reference_weights", "ring_all_reduce", "ring_bytes_per_rank", "run_ranks", "sampler_rows",
+    "save_checkpoint",
 ]  # fmt: skip
 
 # --- Which backend, how many processes ---------------------------------------------------------
@@ -129,34 +128,6 @@ def sampler_rows(
     )
     sampler.set_epoch(epoch)
     return list(sampler)
-
-
-@contextlib.contextmanager
-def hide_distributed_sampler() -> Iterator[None]:
-    """While the block runs, constructing a ``DistributedSampler`` raises: for exercises that
-    ask which rows a rank sees, to be worked out rather than looked up.
-
-    >>> with hide_distributed_sampler():
-    ...     sampler_rows(4, 2, 0)
-    Traceback (most recent call last):
-    RuntimeError: DistributedSampler is hidden here: work the rows out from its rule
-    """
-    import torch.utils.data
-    import torch.utils.data.distributed
-
-    class Hidden:
-        def __init__(self, *args, **kwargs):
-            raise RuntimeError("DistributedSampler is hidden here: work the rows out from its rule")
-
-    modules = (torch.utils.data, torch.utils.data.distributed)
-    saved = [m.DistributedSampler for m in modules]
-    try:
-        for module in modules:
-            module.DistributedSampler = Hidden
-        yield
-    finally:
-        for module, original in zip(modules, saved, strict=True):
-            module.DistributedSampler = original
 
 
 def rank_rows(n_rows: int, world_size: int, rank: int, step: int, batch: int, seed: int = 0):

@@ -73,7 +73,7 @@ def test_check_runs_in_the_caller_s_namespace_and_leaves_it_alone(capsys):
     exec("check('day00.count_parameters')", namespace)
     assert namespace == before
     out = capsys.readouterr().out
-    assert "1 of 2 checks passed" in out
+    assert "1 of 3 checks passed" in out
     assert "FAIL  assert isinstance(count_parameters(nn.Linear(3, 1)), int)" in out
     assert "return a plain Python int" in out
 
@@ -111,10 +111,14 @@ def test_in_english_the_report_holds_the_tests_message_only(capsys, monkeypatch)
 def test_a_messages_values_go_into_its_translation():
     """Every kind of placeholder a test message uses: an expression, a conversion, a format."""
     cases = [
-        ('assert x, f"{seconds:.3f} s: the work itself took 0.05 s"', "0.012 s: the work "
-         "itself took 0.05 s", "0.012 s：工作本身就花了 0.05 s"),
-        ('assert x, f"0.6 s of 0.8 s waiting: got {slow_loader!r}"', "0.6 s of 0.8 s waiting: "
-         "got 'launch-bound'", "0.8 s 中有 0.6 s 在等待：实际得到 'launch-bound'"),
+        ('assert x, f"{seconds:.3f} s for 0.1 s of work: the 0.4 s of work queued before it was '
+         'counted too"', "0.501 s for 0.1 s of work: the 0.4 s of work queued before it was "
+         "counted too", "0.1 s 的工作测出了 0.501 s：排在它之前的 0.4 s 工作也被算进去了"),
+        ('assert x, f"got {share!r}, not 0.6: from 0.2 s to 0.4 s two kernels ran at once, and '
+         'the GPU was busy once, not twice: overlapping kernels count once"', "got 0.8, not 0.6: "
+         "from 0.2 s to 0.4 s two kernels ran at once, and the GPU was busy once, not twice: "
+         "overlapping kernels count once", "得到的是 0.8，不是 0.6：从 0.2 s 到 0.4 s 有两个内核"
+         "同时运行，GPU 只是忙了一份时间，而不是两份：重叠的内核只算一次"),
         ('assert x, "return a float"', "return a float", "请返回 float"),
     ]  # fmt: skip
     for statement, english, chinese in cases:

@@ -23,6 +23,7 @@ from helpers.course.cli import main
 from helpers.course.grading import grader, sandbox, submission
 from helpers.course.grading.plain import decode
 from helpers.course.grading.runner import Runner, SandboxDied
+from helpers.course.homework.markers import parse
 from helpers.course.homework.release import release_text
 
 LIMITS = grader.Limits(cell_seconds=10, notebook_seconds=240, memory_mb=4096)
@@ -165,6 +166,71 @@ SPY = (
 )
 LEAK = "LEAKED-MARKER"
 
+# Answers to day05.sync that try to earn its points without waiting for the device: each reads or
+# writes what the test keeps beside it, or fakes the clock, or reports a number it never measured.
+SYNC_CHEATS = {
+    # appends "sync" to any list called `events` the test might keep (the old test kept one)
+    "forger": (
+        "import inspect\n"
+        "def time_it(fn, device):\n"
+        "    for frame in inspect.stack():\n"
+        "        frame.frame.f_globals.setdefault('events', []).append('sync')\n"
+        "    fn()\n"
+        "    return 0.1\n"
+    ),
+    # a clock that says 0.1 s passed between any two readings
+    "patcher": (
+        "import itertools, time\n"
+        "ticks = itertools.count()\n"
+        "time.perf_counter = lambda: next(ticks) * 0.1\n"
+        "def time_it(fn, device):\n"
+        "    start = time.perf_counter()\n"
+        "    fn()\n"
+        "    return time.perf_counter() - start\n"
+    ),
+    # reads the work's length from the test's own variables and reports it without waiting
+    "reader": (
+        "import inspect\n"
+        "def time_it(fn, device):\n"
+        "    fn()\n"
+        "    names = inspect.currentframe().f_back.f_globals\n"
+        "    return float(names.get('work', 0.1))\n"
+    ),
+    # empties the pretend GPU's queue, so that the earlier work need not be waited for
+    "zeroer": (
+        "import gc, time\nfrom helpers.device import synchronize\n"
+        "def time_it(fn, device):\n"
+        "    for thing in gc.get_objects():\n"
+        "        if type(thing).__name__ == 'PretendGPU':\n"
+        "            thing.free_at = 0.0\n"
+        "    start = time.perf_counter()\n"
+        "    fn()\n"
+        "    synchronize(device)\n"
+        "    return time.perf_counter() - start\n"
+    ),
+    "hardcoder": "def time_it(fn, device):\n    fn()\n    return 0.1\n",
+}
+# An answer to day02.predict that keeps autograd on and tries to look as if it did not.
+PREDICT_CHEATS = {
+    "faker": (  # every tensor claims not to be tracked
+        "torch.Tensor.requires_grad = property(lambda self: False)\n"
+        "def predict(model, X):\n"
+        "    return model(X.to(next(model.parameters()).device)).argmax(dim=1)\n"
+    ),
+}
+SEGFAULT = "import ctypes\nctypes.string_at(0)\n"
+DAYS = [f"day{n:02d}" for n in range(9)]
+
+
+def misconception(day):
+    """The first misconception tests/course/test_wrong_answers.py lists for ``day``: its
+    exercise, its answer and the words its feedback must show."""
+    from tests.course.test_wrong_answers import MISCONCEPTIONS, PREP
+
+    if day == "day04":
+        return "day04.preprocessor", PREP.replace("std(ddof=0)", "std()"), "ddof=1"
+    return next((e, a, n) for d, e, a, n in MISCONCEPTIONS if d == day)
+
 
 def solution(day, exercise):
     """The master's solution of ``exercise``, as a learner would type it."""
@@ -255,11 +321,31 @@ def graded(tmp_path_factory):
         replace_answer(answered("day07"), "day07.accumulate", COPYCAT),
     )
     price = solution("day05", "day05.price").replace(
-        '"distinguishable": bool(low > 0 or high < 0)', '"distinguishable": "either"'
+        '"seen": bool(low > 0 or high < 0)', '"seen": "either"'
     )
     spy = replace_answer(answered("day05"), "day05.price", SPY + price)
     spy = replace_answer(spy, "day05.parts", f"def supported_parts(m):\n    return [{LEAK!r}]\n")
     save("spy_day05_homework.ipynb", spy)
+    for student, source in SYNC_CHEATS.items():
+        save(
+            f"{student}_day05_homework.ipynb",
+            replace_answer(answered("day05"), "day05.sync", source),
+        )
+    for student, source in PREDICT_CHEATS.items():
+        save(
+            f"{student}_day02_homework.ipynb",
+            replace_answer(answered("day02"), "day02.predict", source),
+        )
+    save(
+        "segv_day00_homework.ipynb",
+        replace_answer(answered("day00"), "day00.device", SEGFAULT),
+    )
+    for day in DAYS:  # each homework: one misconception, and the student version untouched
+        exercise, answer, _named = misconception(day)
+        save(f"misled_{day}_homework.ipynb", replace_answer(answered(day), exercise, answer))
+        (folder / f"empty_{day}_homework.ipynb").write_text(
+            release_text(paths.master(f"{day}_homework")), encoding="utf-8"
+        )
     (folder / "notes.txt").write_text("not a submission", encoding="utf-8")
     for master in paths.masters():  # every master, graded as a submission of its own solutions
         shutil.copy(master, folder / f"master_{master.name}")
@@ -348,14 +434,36 @@ def test_nothing_outside_the_sandbox_was_written_and_nothing_is_left_running(gra
         ("nina", "day00.device", ("0", "violation")),  # a reply nested 100,000 deep
         ("nina", "day00.count_parameters", ("0", "violation")),  # 20 million empty lists
         ("copycat", "day07.accumulate", ("0", "failed")),  # no reference gradients to copy
-        ("copycat", "day07.diagnose", ("2", "passed")),
+        ("copycat", "day07.busy", ("2", "passed")),
         ("spy", "day05.price", ("0", "failed")),  # `is True` sends no literal to spy on
         ("spy", "day05.parts", ("0", "failed")),
         ("spy", "day05.sync", ("2", "passed")),
+        *[(cheat, "day05.sync", ("0", "failed")) for cheat in SYNC_CHEATS],  # no points forged
+        *[(cheat, "day05.price", ("3", "passed")) for cheat in SYNC_CHEATS],  # ...the rest graded
+        ("faker", "day02.predict", ("0", "failed")),  # the spy asks PyTorch's C type
+        ("faker", "day02.move_batch", ("2", "passed")),
+        ("segv", "day00.device", ("0", "crashed")),  # a segmentation fault
+        ("segv", "day00.count_parameters", ("2", "passed")),
     ],
 )
 def test_every_grade(graded, student, exercise, expected):
     assert graded["grades"][(student, exercise)] == expected, graded["reasons"][(student, exercise)]
+
+
+@pytest.mark.parametrize("day", DAYS)
+def test_each_homework_s_misconception_and_untouched_copy_earn_nothing_and_say_why(graded, day):
+    """The master earns full marks (test_every_master_earns_full_marks_from_its_own_solutions);
+    an answer built on the day's misconception loses that exercise, its feedback naming the
+    misconception, and keeps the others; the student version as released earns nothing."""
+    exercise, _answer, named = misconception(day)
+    master = parse(paths.master(f"{day}_homework"))
+    for other in master.tests:  # student names: misled, empty (exercise ids name the day)
+        points, status = graded["grades"][("misled", other)]
+        assert (points == "0") == (other == exercise), (other, points, status)
+        points, status = graded["grades"][("empty", other)]
+        assert points == "0" and status in ("failed", "error"), (other, status)
+    feedback = (graded["out"] / "feedback" / f"misled_{day}_homework.md").read_text("utf-8")
+    assert named in feedback
 
 
 def test_links_duplicates_and_odd_names_are_reported_not_graded(graded):
@@ -384,7 +492,7 @@ def test_forged_replies_fail_their_own_exercise_and_forge_no_report_line(graded)
 
 def test_messages_are_evaluated_by_the_grader_and_answers_are_not_formulas(graded):
     spy = (graded["out"] / "feedback" / "spy_day05_homework.md").read_text(encoding="utf-8")
-    assert LEAK not in spy and "got {found}" in spy
+    assert LEAK not in spy and "all three parts, not {waits}" in spy
     manual = (graded["out"] / "manual.csv").read_text(encoding="utf-8")
     assert "'=HYPERLINK(" in manual and ",=HYPERLINK" not in manual
 
@@ -529,31 +637,60 @@ def test_a_sandbox_runs_a_bounded_number_of_processes_and_memory_in_all():
     assert bound.folders == {}  # removed
 
 
-def test_grading_twice_gives_the_same_files_and_keeps_manual_grades(tmp_path):
+def files(out: pathlib.Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_grading_twice_gives_the_same_bytes_whatever_happened(tmp_path):
+    """A class where every kind of trouble happens (a segmentation fault, an exit with last
+    words, an endless loop, memory, forged replies, an error that shows a memory address, a flood
+    of output, children left running, a file that is not a notebook), graded twice: the same
+    files, byte for byte. Then points typed into manual.csv are kept by a third grading, and
+    every other file stays the same."""
     require_sandbox()
-    folder, out = tmp_path / "in", tmp_path / "out"
+    folder = tmp_path / "in"
     folder.mkdir()
+    class_ = hostile(folder)
+    chosen = {k: class_[k] for k in ("bob", "carl", "mem", "grace", "trent")}
+    chosen |= {"segv": SEGFAULT, "nina": DEEP}
+    chosen["addr"] = "def ones_on_device(rows, cols):\n    raise ValueError(repr(object()))\n"
     nbformat.write(answered("day00"), folder / "alice_day00_homework.ipynb")
-    grader.grade(folder, out, limits=LIMITS, progress=False)
-    first = {p.name: p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()}
-    with (out / "manual.csv").open(encoding="utf-8") as file:
+    for student, source in chosen.items():
+        notebook = replace_answer(answered("day00"), "day00.device", source)
+        nbformat.write(notebook, folder / f"{student}_day00_homework.ipynb")
+    (folder / "henry_day00_homework.ipynb").write_text("{ not JSON", encoding="utf-8")
+    limits = grader.Limits(cell_seconds=5, notebook_seconds=120, memory_mb=4096)
+    first, second = tmp_path / "first", tmp_path / "second"
+    grader.grade(folder, first, jobs=2, limits=limits, progress=False)
+    grader.grade(folder, second, jobs=2, limits=limits, progress=False)
+    assert files(first) == files(second)
+    with (first / "grades.csv").open(encoding="utf-8") as file:
+        rows = csv.DictReader(file)
+        statuses = {r["student"]: r["status"] for r in rows if r["exercise"] == "day00.device"}
+    assert {statuses[s] for s in ("segv", "bob", "mem", "nina", "henry")} == {
+        "crashed", "timeout", "memory", "violation", "invalid"
+    }  # fmt: skip
+    segv = (first / "feedback" / "segv_day00_homework.md").read_text(encoding="utf-8")
+    assert (
+        "died of signal SIGSEGV" in segv and "Current thread 0x… (most recent call first)" in segv
+    )
+
+    before = files(first)
+    with (first / "manual.csv").open(encoding="utf-8") as file:
         manual = list(csv.DictReader(file))
-    manual[0]["points"], manual[0]["comment"] = "1", "clear and complete"
-    with (out / "manual.csv").open("w", newline="", encoding="utf-8") as file:
+    alice = next(row for row in manual if row["student"] == "alice")
+    alice["points"], alice["comment"] = "1", "clear and complete"
+    with (first / "manual.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.DictWriter(file, fieldnames=grader.MANUAL_COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(manual)
-    edited = (out / "manual.csv").read_text(encoding="utf-8")
-    grader.grade(folder, out, limits=LIMITS, progress=False)
-    second = {p.name: p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()}
-    for files in (first, second):  # the control's time varies
-        lines = files["report.txt"].splitlines()
-        files["report.txt"] = [line for line in lines if not line.startswith("control:")]
-    assert second["manual.csv"] == edited
-    assert ",1,1,manual," in second["grades.csv"]  # the typed point, merged
-    assert {k: v for k, v in second.items() if k not in ("manual.csv", "grades.csv")} == {
-        k: v for k, v in first.items() if k not in ("manual.csv", "grades.csv")
-    }
+    edited = (first / "manual.csv").read_bytes()
+    grader.grade(folder, first, jobs=2, limits=limits, progress=False)
+    after = files(first)
+    assert after["manual.csv"] == edited
+    assert b"alice,day00_homework,day00.why_get_device,1,1,manual," in after["grades.csv"]
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed == {"manual.csv", "grades.csv"}
 
 
 def test_without_a_sandbox_grading_refuses_unless_told(tmp_path, monkeypatch, capsys):

@@ -1,5 +1,7 @@
-"""Tests of the homework tests: a wrong answer that a master's tests (hidden ones included) must
-reject, run in-process against the master's own test cell."""
+"""Tests of the homework tests: answers built on a plausible misconception, which a master's tests
+must reject with a visible check whose message names that misconception (hidden checks only count
+in the feedback), while the master's own solution passes every check. Run in-process against the
+master's test cell; tests/course/test_grading.py grades such answers in the sandbox."""
 
 import functools
 
@@ -7,7 +9,13 @@ import pytest
 
 from helpers.course import paths
 from helpers.course.homework.checks import run_statements
-from helpers.course.homework.markers import EXERCISE_RE, TEST_RE, parse
+from helpers.course.homework.markers import (
+    BEGIN_SOLUTION,
+    END_SOLUTION,
+    EXERCISE_RE,
+    TEST_RE,
+    parse,
+)
 
 
 @functools.cache
@@ -24,6 +32,13 @@ def set_up(homework: str) -> tuple:
     return master, env
 
 
+def solution(homework: str, exercise_id: str) -> str:
+    """The master's answer to ``exercise_id``, as a learner would type it."""
+    master = parse(paths.master(homework))
+    lines = master.source(master.exercises[exercise_id]).splitlines()
+    return "\n".join(line for line in lines if line.strip() not in (BEGIN_SOLUTION, END_SOLUTION))
+
+
 def outcomes(homework: str, exercise_id: str, answer: str) -> list:
     """Every check of ``exercise_id``'s test cell, hidden ones too, run against ``answer``."""
     master, ready = set_up(homework)
@@ -32,63 +47,339 @@ def outcomes(homework: str, exercise_id: str, answer: str) -> list:
     return run_statements(master.source(master.tests[exercise_id]), env, exercise_id)
 
 
-PREDICT_RIGHT = """
+DEVICE = "def ones_on_device(rows, cols):\n    return torch.ones(rows, cols, device={})\n"
+COUNT = "def count_parameters(model):\n    return sum({})\n"
+LAYOUT = """
+def core_layout(siblings):
+    layout = {{}}
+    for key in {}:
+        layout[len(key)] = layout.get(len(key), 0) + 1
+    return layout
+"""
+PREDICT = """
 def predict(model, X):
-    X = X.to(next(model.parameters()).device)
-    with torch.no_grad():
-        return model(X).argmax(dim=1)
+    {}
+    return model(X).argmax(dim=1)
 """
-PREDICT_TRACKS_GRADIENTS = """
-def predict(model, X):
-    return model(X.to(next(model.parameters()).device)).argmax(dim=1)
+COUNT_CALLS = """
+def count_calls(model):
+    counts = {{}}
+    for name, module in model.{}():
+        if isinstance(module, nn.Linear):
+            counts[name] = 0
+            {}
+    return counts
+"""
+HOOK = """def hook(module, inputs, output, name=name):
+                counts[name] += 1
+
+            module.register_forward_hook(hook)"""
+WRAP = """def wrapped(x, name=name, forward=module.forward):
+                counts[name] += 1
+                return forward(x)
+
+            module.forward = wrapped"""
+SMOOTHER_ON_THE_CLASS = """
+class Smoother:
+    count, value = 0, None
+
+    def __init__(self, alpha):
+        if not 0 < alpha <= 1:
+            raise ValueError(alpha)
+        self.alpha = alpha
+
+    def __call__(self, value):
+        Smoother.count += 1
+        old = Smoother.value
+        Smoother.value = value if old is None else self.alpha * value + (1 - self.alpha) * old
+        return Smoother.value
+"""
+PROPORTIONAL_RUNS = """
+def predicted_seconds(runs, recordings):
+    most, seconds = max(runs)
+    return float(seconds * recordings / most)
+"""
+UNPAIRED = """
+def saving(rounds):
+    often, rarely = [r[0] for r in rounds], [r[1] for r in rounds]
+    difference = float(np.mean(often) - np.mean(rarely))
+    seen = len(rounds) > 1 and stats.ttest_ind(often, rarely).pvalue < 0.05
+    return {"seconds": difference, "seen": bool(seen)}
+"""
+POSITIVE_IS_SEEN = """
+def saving(rounds):
+    difference = float(np.mean([often - rarely for often, rarely in rounds]))
+    return {"seconds": difference, "seen": difference > 0}
+"""
+TIME_IT = """
+from helpers.device import synchronize
+
+
+def time_it(fn, device):
+{}
+"""
+PARTS = """
+from helpers.stats import check_line
+
+
+def supported_parts(m):
+    x, y = np.asarray(m["recordings"], dtype=float), np.asarray(m["seconds"], dtype=float)
+    line = check_line(x, y)
+    floor, price, bend = line.fit.a, line.fit.b, line.bend
+    parts = set()
+    if {floor}:
+        parts.add("floor")
+    if {sync}:
+        parts.add("sync")
+    rare = float(np.median(y[x == x.min()]))
+    if rare - m["inside_ops_s"] > rare / 2:
+        parts.add("issue")
+    return parts
+"""
+GOOD_FLOOR = 'floor.distinguishable and floor.value - m["inside_ops_s"] > floor.value / 2'
+GOOD_SYNC = 'm["device"] == "cuda" and price.distinguishable and price.value > 0 and bend.low > 0'
+INTENSITY_ONLY = """
+def limited_by(flops, bytes_moved, seconds, peak_flops, bandwidth):
+    return "compute" if flops / bytes_moved >= peak_flops / bandwidth else "bandwidth"
+"""
+EPOCH = """
+def epoch_seconds(steps, rows, batch):
+    (small, t_small), (large, t_large) = sorted(steps.items())[:2]
+    per_row = (t_large - t_small) / (large - small)
+    fixed = t_small - per_row * small
+    return float({})
+"""
+GRID_CROSSOVER = """
+def crossover_rows(cpu, gpu):
+    for rows in sorted(cpu):
+        if gpu[rows] < cpu[rows]:
+            return float(rows)
+    return None
+"""
+TAKEOFF_CROSSOVER = """
+def crossover_rows(cpu, gpu):
+    sizes = sorted(gpu)
+    for rows in sizes:
+        if gpu[rows] >= 2 * gpu[sizes[0]]:
+            return float(rows)
+    return None
+"""
+SUMMED_KERNELS = """
+def busy_share(kernels, start, end):
+    return sum(min(last, end) - max(first, start) for first, last in kernels) / (end - start)
+"""
+SPAN_OF_KERNELS = """
+def busy_share(kernels, start, end):
+    first, last = min(k[0] for k in kernels), max(k[1] for k in kernels)
+    return (min(last, end) - max(first, start)) / (end - start)
+"""
+ACCUMULATE = """
+def accumulate(model, X, y, parts):
+    {}
+    for xb, yb in zip(X.chunk(parts), y.chunk(parts), strict=True):
+        ({}).backward()
+"""
+LOSS = "nn.functional.cross_entropy(model(xb), yb)"
+SPEEDUP = """
+def ddp_speedup(compute_s, gradient_bytes, world, latency_s, bytes_per_s):
+    return compute_s / (compute_s / world + {})
 """
 
-PREP_RIGHT = """
-class MyPreprocessor:
-    def __init__(self):
-        self.medians = None
+MISCONCEPTIONS = [
+    ("day00", "day00.device", DEVICE.format("'cpu'"), "a device written into the function"),
+    (
+        "day00",
+        "day00.device",
+        "device = get_device()\n" + DEVICE.format("device"),
+        "chosen once before the function was called",
+    ),
+    (
+        "day00",
+        "day00.count_parameters",
+        COUNT.format("p.numel() for p in model.parameters()"),
+        "the first layer is frozen",
+    ),
+    (
+        "day00",
+        "day00.count_parameters",
+        COUNT.format("m.weight.numel() for m in model.modules() if isinstance(m, nn.Linear)"),
+        "biases are trained too",
+    ),
+    (
+        "day01",
+        "day01.cores",
+        LAYOUT.format("[tuple(text.split(',')) for text in siblings.values()]"),
+        "each core is listed once for each of its hardware threads",
+    ),
+    (
+        "day01",
+        "day01.cores",
+        LAYOUT.format("{tuple(text.strip().split(',')) for text in siblings.values()}"),
+        "Linux writes neighbouring CPUs as a range",
+    ),
+    (
+        "day01",
+        "day01.weights_gib",
+        "def weights_gib(n, dtype):\n"
+        "    return n * torch.tensor([], dtype=dtype).element_size() / 1e9",
+        "a GiB is 2**30 bytes, not 10**9",
+    ),
+    (
+        "day02",
+        "day02.move_batch",
+        "def move_batch(batch, device):\n"
+        "    batch.update({k: v.to(device) for k, v in batch.items() if torch.is_tensor(v)})\n"
+        "    return dict(batch)\n",
+        "the caller's dictionary changed",
+    ),
+    (
+        "day02",
+        "day02.predict",
+        PREDICT.format("X = X.to(next(model.parameters()).device)"),
+        "predicting needs no gradients",
+    ),
+    ("day03", "day03.smoother", SMOOTHER_ON_THE_CLASS, "not on the class"),
+    ("day03", "day03.count_calls", COUNT_CALLS.format("named_modules", WRAP), "skips nn.Module"),
+    ("day03", "day03.count_calls", COUNT_CALLS.format("named_children", HOOK), "named_children"),
+    ("day05", "day05.predict", PROPORTIONAL_RUNS, "not proportional to the recordings"),
+    ("day05", "day05.price", UNPAIRED, "compare them round by round (paired)"),
+    ("day05", "day05.price", POSITIVE_IS_SEEN, "a positive difference is not yet a saving"),
+    (
+        "day05",
+        "day05.sync",
+        TIME_IT.format(
+            "    start = time.perf_counter()\n    fn()\n    return time.perf_counter() - start"
+        ),
+        "fn() only queues the work",
+    ),
+    (
+        "day05",
+        "day05.sync",
+        TIME_IT.format(
+            "    start = time.perf_counter()\n    fn()\n    synchronize(device)\n"
+            "    return time.perf_counter() - start"
+        ),
+        "queued before it was counted too",
+    ),
+    (
+        "day05",
+        "day05.parts",
+        PARTS.format(floor="floor.distinguishable", sync=GOOD_SYNC),
+        "the floor is the work itself, not overhead",
+    ),
+    (
+        "day05",
+        "day05.parts",
+        PARTS.format(floor=GOOD_FLOOR, sync='m["device"] == "cuda" and price.value > 0'),
+        "a price the runs cannot tell from zero",
+    ),
+    (
+        "day05",
+        "day05.parts",
+        PARTS.format(floor=GOOD_FLOOR, sync="price.distinguishable and price.value > 0"),
+        "no threshold effect",
+    ),
+    (
+        "day05",
+        "day05.parts",
+        PARTS.format(floor=GOOD_FLOOR, sync=GOOD_SYNC.replace('m["device"] == "cuda" and ', "")),
+        "nothing is queued there",
+    ),
+    ("day05", "day05.bound", INTENSITY_ONLY, "the rest is overhead"),
+    ("day06", "day06.epoch", EPOCH.format("rows * per_row"), "part of it is fixed"),
+    (
+        "day06",
+        "day06.epoch",
+        EPOCH.format("rows // batch * (fixed + batch * per_row)"),
+        "it is a step too",
+    ),
+    ("day06", "day06.crossover", GRID_CROSSOVER, "not at the first measured size"),
+    ("day06", "day06.crossover", TAKEOFF_CROSSOVER, "own curve takes off"),
+    ("day07", "day07.busy", SUMMED_KERNELS, "overlapping kernels count once"),
+    ("day07", "day07.busy", SPAN_OF_KERNELS, "the gaps are not busy time"),
+    (
+        "day07",
+        "day07.accumulate",
+        ACCUMULATE.format("model.zero_grad()", f"{LOSS} / parts"),
+        "right only when the parts are equal",
+    ),
+    (
+        "day07",
+        "day07.accumulate",
+        ACCUMULATE.format("", f"{LOSS} * len(xb) / len(X)"),
+        "so start from zero",
+    ),
+    (
+        "day08",
+        "day08.speedup",
+        SPEEDUP.format("2 * (world - 1) * gradient_bytes / world / bytes_per_s"),
+        "pays the link's latency",
+    ),
+    (
+        "day08",
+        "day08.speedup",
+        SPEEDUP.format("2 * (world - 1) * (latency_s + gradient_bytes / bytes_per_s)"),
+        "moves 1/N of the gradients",
+    ),
+]
+EXERCISES = sorted({(day, exercise) for day, exercise, _, _ in MISCONCEPTIONS})
 
-    def __call__(self, X, is_train):
-        X = X[HEART_FEATURES]
-        if is_train:
-            self.medians = X.median()
-            filled = X.fillna(self.medians)
-            self.means, self.stds = filled.mean(), filled.std(ddof=0)
-        elif self.medians is None:
-            raise RuntimeError("call with is_train=True on the training rows first")
-        return (X.fillna(self.medians) - self.means) / self.stds
-"""
-PREP_NO_CHECK = PREP_RIGHT.replace(
-    'raise RuntimeError("call with is_train=True on the training rows first")', "pass"
-)  # untrained, it fails on a missing attribute or pandas' fillna(None): not its own error
-PREP_VAGUE = PREP_RIGHT.replace("call with is_train=True on the training rows first", "no")
 
-ONES_RIGHT = """
-def ones_on_device(rows, cols):
-    return torch.ones(rows, cols, device=get_device())
-"""
-ONES_ON_CPU = ONES_RIGHT.replace("get_device()", "'cpu'")  # right on a CPU grader, wrong on a GPU
-ONES_FIXED_ONCE = "device = get_device()\n" + ONES_RIGHT.replace("get_device()", "device")
-RIGHT = {
-    "day00.device": ONES_RIGHT,
-    "day02.predict": PREDICT_RIGHT,
-    "day04.preprocessor": PREP_RIGHT,
-}
+def test_every_auto_graded_exercise_but_the_ring_has_a_named_misconception():
+    """Day 8's ring is rejected by its own messages (bytes sent, input changed); day 4's are the
+    next test's."""
+    every = {e for m in paths.masters() for e in parse(m).exercises}
+    assert every - {e for _, e in EXERCISES} == {"day04.preprocessor", "day08.ring_mean"}
+
+
+@pytest.mark.parametrize(("day", "exercise", "answer", "named"), MISCONCEPTIONS)
+def test_a_misconception_fails_a_visible_check_that_names_it(day, exercise, answer, named):
+    homework = f"{day}_homework"
+    master, _ = set_up(homework)
+    visible = master.source(master.tests[exercise]).split("### BEGIN HIDDEN TESTS")[0]
+    failed = [o for o in outcomes(homework, exercise, answer) if o.status != "passed"]
+    shown = [o.reason for o in failed if o.statement.splitlines()[0] in visible]
+    assert any(named in reason for reason in shown), shown
+
+
+@pytest.mark.parametrize(("day", "exercise"), EXERCISES)
+def test_the_masters_own_answer_passes_every_check(day, exercise):
+    homework = f"{day}_homework"
+    found = outcomes(homework, exercise, solution(homework, exercise))
+    assert all(o.status == "passed" for o in found), [o for o in found if o.status != "passed"]
+
+
+PREP = solution("day04_homework", "day04.preprocessor")
 
 
 @pytest.mark.parametrize(
-    ("homework", "exercise_id", "answer", "rejected_by"),
+    ("answer", "named"),
     [
-        ("day00_homework", "day00.device", ONES_ON_CPU, "ask get_device() inside the function"),
-        ("day00_homework", "day00.device", ONES_FIXED_ONCE, "ask get_device() inside"),
-        ("day02_homework", "day02.predict", PREDICT_TRACKS_GRADIENTS, "without tracking gradients"),
-        ("day04_homework", "day04.preprocessor", PREP_NO_CHECK, "must raise a RuntimeError"),
-        ("day04_homework", "day04.preprocessor", PREP_VAGUE, "say how to fix it"),
+        (PREP.replace("std(ddof=0)", "std()"), "ddof=1"),
+        (PREP.replace("        if is_train:", "        if True:"), "data leakage"),
     ],
 )
-def test_a_wrong_answer_is_rejected_and_the_right_one_passes(
-    homework, exercise_id, answer, rejected_by
-):
-    failed = [o for o in outcomes(homework, exercise_id, answer) if o.status != "passed"]
-    assert [o.reason for o in failed if rejected_by in (o.reason or "")], failed
-    assert all(o.status == "passed" for o in outcomes(homework, exercise_id, RIGHT[exercise_id]))
+def test_day4_names_the_preprocessors_misconceptions(answer, named):
+    failed = [
+        o for o in outcomes("day04_homework", "day04.preprocessor", answer) if o.status != "passed"
+    ]
+    assert any(named in (o.reason or "") for o in failed), failed
+
+
+@pytest.mark.parametrize(
+    ("answer", "rejected_by"),
+    [
+        (  # untrained, it fails on a missing attribute or pandas' fillna(None): not its own error
+            PREP.replace(
+                'raise RuntimeError("call with is_train=True on the training rows first")', "pass"
+            ),
+            "must raise a RuntimeError",
+        ),
+        (PREP.replace("call with is_train=True on the training rows first", "no"), "say how"),
+    ],
+)
+def test_day4_hidden_checks_reject_a_preprocessor_without_its_own_error(answer, rejected_by):
+    failed = [
+        o for o in outcomes("day04_homework", "day04.preprocessor", answer) if o.status != "passed"
+    ]
+    assert [o for o in failed if rejected_by in (o.reason or "")], failed

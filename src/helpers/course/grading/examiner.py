@@ -9,7 +9,10 @@ by cell:
 * test cells are split by :mod:`.probes`: statements that involve answers run in the
   runner, the rest here, and in the runner too when a later statement there needs what they bind
   (with this process's random-number state, so both draw the same numbers); every ``assert`` is
-  decided here on plain data sent back, and its message is evaluated here.
+  decided here on plain data sent back, and its message is evaluated here. ``wall_seconds``
+  (:data:`~helpers.course.homework.markers.WALL_SECONDS`) is the time the last statement took by
+  this process's clock: a test that must know an answer waited reads it, not a record the answer
+  could write.
 
 This process never imports, unpickles or calls anything the submission defined: what crosses from
 the runner is decoded by :mod:`.plain`. Limits are enforced from here: a command that
@@ -32,7 +35,7 @@ import torch
 from helpers.course.grading import bounds
 from helpers.course.grading.outcome import Check, Outcome
 from helpers.course.grading.runner import Runner, SandboxDied, rng_state, seed_everything
-from helpers.course.homework.markers import hidden_lines
+from helpers.course.homework.markers import WALL_SECONDS, hidden_lines
 
 SEED = 0
 MAX_RESTARTS = 4
@@ -128,11 +131,17 @@ class Examiner:
             self._lost()
             limit = self.job["limits"]["notebook_seconds"]
             raise SandboxDied("timeout", f"the notebook ran past its {limit:g} s limit")
+        capped = seconds >= self._left()  # the notebook's limit comes first
         seconds = min(seconds, self._left())
         try:
             reply = self.runner.wait(seconds)
-        except SandboxDied:
+        except SandboxDied as died:
             self._lost()
+            if died.status == "timeout" and capped:  # the same words, whatever time was left
+                limit = self.job["limits"]["notebook_seconds"]
+                raise SandboxDied(
+                    "timeout", f"the notebook ran past its {limit:g} s limit"
+                ) from None
             raise
         self.log.append((command, seconds))
         return reply
@@ -163,7 +172,7 @@ class Examiner:
         finally:
             if self.runner is not None:
                 self.runner.kill()
-        return [self.outcomes[e] for e in self.tests]
+        return [self.outcomes[e].steadied() for e in self.tests]
 
     def _setup(self, source: str) -> None:
         command = {"op": "cell", "source": source, "name": "<set-up>"}
@@ -265,12 +274,14 @@ class Examiner:
         node = ast.parse(step.source).body[0]
         if step.where == "both":
             state = rng_state()
+            start = time.perf_counter()
             try:
                 exec(compile(step.source, "<test>", "exec"), self.namespace)  # noqa: S102
             except Exception as err:  # noqa: BLE001 - the course's test code failed
                 raise CourseError(
                     f"in the test of {exercise}: {type(err).__name__}: {err}"
                 ) from None
+            self.namespace[WALL_SECONDS] = time.perf_counter() - start
             command = {"op": "exec", "source": step.source, "rng": state}
             changes = effects(node, self.namespace)
             self.pending.append({"command": command, "effects": changes, "loads": names(node)})
@@ -284,7 +295,11 @@ class Examiner:
             return Check(step.text, status, reason, test=False, hidden=secret)
         if step.where == "sandbox":
             command = {"op": "exec", "source": step.source, "isolate": True}
-            reply = self.ask(command, left)
+            self.send(command)  # a runner that has to be started again is started before the clock
+            start = time.perf_counter()
+            reply = self.wait(command, left)
+            # this process's clock, which no answer reaches: how long the statement really took
+            self.namespace[WALL_SECONDS] = time.perf_counter() - start
             if reply.get("ok"):
                 return None
             error = reply["error"]

@@ -55,17 +55,30 @@ Defended:
 * IPython syntax in answers (``%time``, ``!ls``) runs as in the notebook;
 * forged manual grades: ``manual.csv`` is validated before it is merged.
 
+* records of an answer's behaviour: anything a test keeps in the runner beside the answer (a
+  list of the calls it saw, a counter) is the answer's to rewrite, so the masters' tests keep
+  none. They learn a behaviour from the answer's own result (a model whose prediction says
+  whether autograd was on) or from the examiner's clock: ``wall_seconds`` is the time the test's
+  last statement took, measured outside the sandbox, so an answer that reports a timing it never
+  waited for fails (:mod:`helpers.course.homework.doubles`);
+* grading again: the same folder graded twice gives the same files, byte for byte, whatever
+  happened (a crash's last words included): what differs from run to run (memory addresses,
+  the time the grading took, the time left when a limit ran out) is left out or written the
+  same way.
+
 Not defended: a runner whose answer code tampers with what it reports can report any plain value,
 so it passes an ``assert`` only by reporting exactly what the assert expects, which for hidden tests
 it has never seen; properties of an answer's own value (it raised, it is not ``None``) are as easy
 to report as to have, so the masters' hidden tests compare answers with literals or with values the
-examiner computes itself. The set-up and test cells of the master are trusted, and so is the
-machine. An answer's own error messages are shown in feedback (bounded): an answer that saw a hidden
-test's inputs can repeat them there. Outside its user namespace the runner is still the grader's
-user (root when the grader runs as root): files the sandbox binds are readable by it as by the
-grader. Processes and total memory per sandbox are bounded by control groups where the machine
-lets the grader make them (:mod:`.bounds`, named in ``report.txt``); elsewhere a
-fork loop or many processes under the memory limit are not bounded.
+examiner computes itself. An answer that reads the test's objects beside it (a pretend device's
+queue) can imitate a behaviour's effects, waiting as long as a right answer would: that needs the
+hidden test, and costs the time the right answer takes. The set-up and test cells of the master
+are trusted, and so is the machine. An answer's own error messages are shown in feedback
+(bounded): an answer that saw a hidden test's inputs can repeat them there. Outside its user
+namespace the runner is still the grader's user (root when the grader runs as root): files the
+sandbox binds are readable by it as by the grader. Processes and total memory per sandbox are
+bounded by control groups where the machine lets the grader make them (:mod:`.bounds`, named in
+``report.txt``); elsewhere a fork loop or many processes under the memory limit are not bounded.
 Without bubblewrap (macOS, Windows, or not installed) there is no OS sandbox: ``grade`` refuses
 unless told ``--no-sandbox``, and then says so in ``report.txt`` and on every feedback file.
 """

@@ -10,9 +10,10 @@ submission of its own solutions: :mod:`.submission` and :mod:`.grader` make them
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from helpers.course.grading.collect import Submission
+from helpers.course.grading.escape import steady
 
 STATUSES = {
     "passed": "every check passed",
@@ -60,6 +61,13 @@ class Outcome:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def steadied(self) -> Outcome:
+        """The same outcome with what differs from one grading run to the next (memory
+        addresses in the answer's errors and the runner's last words) written the same way
+        (:func:`.escape.steady`): grading a submission twice writes the same files."""
+        checks = [replace(c, reason=steady(c.reason)) for c in self.checks]
+        return replace(self, reason=steady(self.reason), checks=checks, log=steady(self.log))
 
     @classmethod
     def from_dict(cls, data: dict) -> Outcome:

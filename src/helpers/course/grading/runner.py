@@ -26,6 +26,7 @@ import threading
 import time
 
 from helpers.course import paths
+from helpers.course.grading.escape import steady
 from helpers.course.grading.sandbox import SCRATCH_BYTES, command, python
 
 MAX_REPLY = 64 * 2**20
@@ -35,6 +36,9 @@ MAX_ITEMS = 500_000
 would take the grader gigabytes to parse."""
 LOG_BYTES = 2000
 """How much of the runner's own error output (its last lines) the grader keeps."""
+LAST_WORDS_SECONDS = 5.0
+"""How long the grader waits for a dead runner's error output to end before it ends whatever
+still holds it open."""
 
 
 class SandboxDied(Exception):
@@ -108,7 +112,8 @@ class Runner:
         self.replies: queue.Queue = queue.Queue()
         self.errors = bytearray()
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_errors, daemon=True).start()
+        self.error_reader = threading.Thread(target=self._read_errors, daemon=True)
+        self.error_reader.start()
 
     def _read_errors(self) -> None:
         """Keep the last :data:`LOG_BYTES` of the runner's error output; drop the rest."""
@@ -119,9 +124,19 @@ class Runner:
 
     def log(self) -> str:
         """The last lines the runner wrote to its error output, with the course's folder shown
-        as a relative path."""
+        as a relative path and memory addresses as ``0x…`` (:func:`.escape.steady`: grading the
+        same submission twice writes the same words)."""
         text = bytes(self.errors).decode("utf-8", "replace")
-        return text.replace(f"{paths.ROOT}/", "").strip()
+        return steady(text.replace(f"{paths.ROOT}/", "")).strip()
+
+    def _last_words(self) -> None:
+        """Wait until the runner's error output is read to its end (it has ended, or is ending):
+        its last lines are then the same however busy the machine is. A process it left behind
+        that holds the output open (possible only without the sandbox) is killed after a while."""
+        self.error_reader.join(LAST_WORDS_SECONDS)
+        if self.error_reader.is_alive():
+            self.kill()
+            self.error_reader.join(LAST_WORDS_SECONDS)
 
     def _read(self) -> None:
         stream = self.process.stdout
@@ -177,16 +192,17 @@ class Runner:
         except subprocess.TimeoutExpired:
             self.kill()
             code = self.process.wait()
-        time.sleep(0.05)  # the error output's last bytes
+        self._last_words()
         log = self.log()
         if self.bound is not None and (why := self.bound.exceeded()):
             return SandboxDied(why[0], why[1], log)
         if code in (-signal.SIGKILL, 128 + signal.SIGKILL):
             why = "the process was killed (most likely out of memory)"
             return SandboxDied("memory", why, log)
-        if code < 0:
-            name = signal.Signals(-code).name
-            return SandboxDied("crashed", f"the process died of signal {name}", log)
+        number = -code if code < 0 else code - 128  # bubblewrap passes a signal on as 128 + it
+        if number in set(signal.Signals):
+            why = f"the process died of signal {signal.Signals(number).name}"
+            return SandboxDied("crashed", why, log)
         return SandboxDied("crashed", f"the process exited (status {code}) before finishing", log)
 
     def kill(self) -> None:

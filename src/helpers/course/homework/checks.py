@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from helpers.course.grading.outcome import Check
 from helpers.course.homework.markers import (
     ID,
     PLACEHOLDER,
+    WALL_SECONDS,
     assert_messages,
     filled,
     parse,
@@ -145,7 +147,9 @@ def run_statements(
 
     Each ``assert`` is one check; other statements are set-up and are reported only when they
     fail (then the remaining checks are marked "not run"). Statements starting on a line in
-    ``hidden`` are marked hidden, so reports can leave their text out.
+    ``hidden`` are marked hidden, so reports can leave their text out. After each statement that
+    is not an ``assert``, ``env[WALL_SECONDS]`` holds the seconds it took (as the grader's
+    examiner measures it from outside the sandbox).
     """
     outcomes: list[Check] = []
     tree = ast.parse(source)
@@ -153,6 +157,7 @@ def run_statements(
         statement = ast.get_source_segment(source, node) or ast.unparse(node)
         secret = node.lineno in hidden
         code = compile(ast.Module([node], type_ignores=[]), f"<test {exercise_id}>", "exec")
+        start = time.perf_counter()
         try:
             exec(code, env)  # noqa: S102 - the course's own tests
         except AssertionError as err:
@@ -172,6 +177,8 @@ def run_statements(
             continue
         if isinstance(node, ast.Assert):
             outcomes.append(Check(statement, "passed", hidden=secret))
+        else:
+            env[WALL_SECONDS] = time.perf_counter() - start
     return outcomes
 
 

@@ -9,6 +9,9 @@ The format (see CONVENTIONS.md) uses nbgrader's markers, so an instructor can mo
 * a free-text answer is a Markdown cell starting with ``MANUAL <id> (<points> points)``, its model
   answer between ``### BEGIN SOLUTION`` / ``### END SOLUTION``.
 
+A test cell may read :data:`WALL_SECONDS`, the time its last statement took by the clock of
+whoever runs the tests.
+
 Student versions are made by :mod:`.release`; learners' self-checks are run by :mod:`.checks`;
 grading by :mod:`helpers.course.grading.grader`.
 """
@@ -36,6 +39,12 @@ MARKER_RE = re.compile(r"^\s*(# EXERCISE|# TEST|MANUAL)\b")
 BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PLACEHOLDER = 'raise NotImplementedError("write your answer here")'
+WALL_SECONDS = "wall_seconds"
+"""A name every test cell can read: the wall-clock seconds its last statement (not an
+``assert``) took, measured by the process that decides the checks. In grading that is the
+examiner, outside the sandbox, so an answer cannot change it: a test that must know an answer
+really waited (``assert wall_seconds > 0.5``) reads it instead of a record kept beside the
+answer. In ``check()`` it is the learner's own kernel's clock."""
 MANUAL_PLACEHOLDER = "*Write your answer here, in place of this line.*"
 MANUAL_PLACEHOLDERS = {"en": MANUAL_PLACEHOLDER, "zh": "*在这里作答，替换这一行（可用中文作答）。*"}
 """The free-text answer's placeholder in each edition (the Chinese edition's student versions
