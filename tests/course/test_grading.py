@@ -166,7 +166,7 @@ SPY = (
 )
 LEAK = "LEAKED-MARKER"
 
-# Answers to day05.sync that try to earn its points without waiting for the device: each reads or
+# Answers to day05a.sync that try to earn its points without waiting for the device: each reads or
 # writes what the test keeps beside it, or fakes the clock, or reports a number it never measured.
 SYNC_CHEATS = {
     # appends "sync" to any list called `events` the test might keep (the old test kept one)
@@ -320,16 +320,16 @@ def graded(tmp_path_factory):
         "copycat_day07_homework.ipynb",
         replace_answer(answered("day07"), "day07.accumulate", COPYCAT),
     )
-    price = solution("day05", "day05.price").replace(
+    price = solution("day05a", "day05a.price").replace(
         '"seen": bool(low > 0 or high < 0)', '"seen": "either"'
     )
-    spy = replace_answer(answered("day05"), "day05.price", SPY + price)
-    spy = replace_answer(spy, "day05.parts", f"def supported_parts(m):\n    return [{LEAK!r}]\n")
-    save("spy_day05_homework.ipynb", spy)
+    spy = replace_answer(answered("day05a"), "day05a.price", SPY + price)
+    spy = replace_answer(spy, "day05a.parts", f"def supported_parts(m):\n    return [{LEAK!r}]\n")
+    save("spy_day05a_homework.ipynb", spy)
     for student, source in SYNC_CHEATS.items():
         save(
-            f"{student}_day05_homework.ipynb",
-            replace_answer(answered("day05"), "day05.sync", source),
+            f"{student}_day05a_homework.ipynb",
+            replace_answer(answered("day05a"), "day05a.sync", source),
         )
     for student, source in PREDICT_CHEATS.items():
         save(
@@ -435,11 +435,11 @@ def test_nothing_outside_the_sandbox_was_written_and_nothing_is_left_running(gra
         ("nina", "day00.count_parameters", ("0", "violation")),  # 20 million empty lists
         ("copycat", "day07.accumulate", ("0", "failed")),  # no reference gradients to copy
         ("copycat", "day07.busy", ("2", "passed")),
-        ("spy", "day05.price", ("0", "failed")),  # `is True` sends no literal to spy on
-        ("spy", "day05.parts", ("0", "failed")),
-        ("spy", "day05.sync", ("2", "passed")),
-        *[(cheat, "day05.sync", ("0", "failed")) for cheat in SYNC_CHEATS],  # no points forged
-        *[(cheat, "day05.price", ("3", "passed")) for cheat in SYNC_CHEATS],  # ...the rest graded
+        ("spy", "day05a.price", ("0", "failed")),  # `is True` sends no literal to spy on
+        ("spy", "day05a.parts", ("0", "failed")),
+        ("spy", "day05a.sync", ("2", "passed")),
+        *[(cheat, "day05a.sync", ("0", "failed")) for cheat in SYNC_CHEATS],  # no points forged
+        *[(cheat, "day05a.price", ("3", "passed")) for cheat in SYNC_CHEATS],  # ...the rest graded
         ("faker", "day02.predict", ("0", "failed")),  # the spy asks PyTorch's C type
         ("faker", "day02.move_batch", ("2", "passed")),
         ("segv", "day00.device", ("0", "crashed")),  # a segmentation fault
@@ -491,7 +491,7 @@ def test_forged_replies_fail_their_own_exercise_and_forge_no_report_line(graded)
 
 
 def test_messages_are_evaluated_by_the_grader_and_answers_are_not_formulas(graded):
-    spy = (graded["out"] / "feedback" / "spy_day05_homework.md").read_text(encoding="utf-8")
+    spy = (graded["out"] / "feedback" / "spy_day05a_homework.md").read_text(encoding="utf-8")
     assert LEAK not in spy and "all three parts, not {waits}" in spy
     manual = (graded["out"] / "manual.csv").read_text(encoding="utf-8")
     assert "'=HYPERLINK(" in manual and ",=HYPERLINK" not in manual

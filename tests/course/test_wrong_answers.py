@@ -241,20 +241,20 @@ MISCONCEPTIONS = [
     ("day03", "day03.smoother", SMOOTHER_ON_THE_CLASS, "not on the class"),
     ("day03", "day03.count_calls", COUNT_CALLS.format("named_modules", WRAP), "skips nn.Module"),
     ("day03", "day03.count_calls", COUNT_CALLS.format("named_children", HOOK), "named_children"),
-    ("day05", "day05.predict", PROPORTIONAL_RUNS, "not proportional to the recordings"),
-    ("day05", "day05.price", UNPAIRED, "compare them round by round (paired)"),
-    ("day05", "day05.price", POSITIVE_IS_SEEN, "a positive difference is not yet a saving"),
+    ("day05a", "day05a.predict", PROPORTIONAL_RUNS, "not proportional to the recordings"),
+    ("day05a", "day05a.price", UNPAIRED, "compare them round by round (paired)"),
+    ("day05a", "day05a.price", POSITIVE_IS_SEEN, "a positive difference is not yet a saving"),
     (
-        "day05",
-        "day05.sync",
+        "day05a",
+        "day05a.sync",
         TIME_IT.format(
             "    start = time.perf_counter()\n    fn()\n    return time.perf_counter() - start"
         ),
         "fn() only queues the work",
     ),
     (
-        "day05",
-        "day05.sync",
+        "day05a",
+        "day05a.sync",
         TIME_IT.format(
             "    start = time.perf_counter()\n    fn()\n    synchronize(device)\n"
             "    return time.perf_counter() - start"
@@ -262,30 +262,30 @@ MISCONCEPTIONS = [
         "queued before it was counted too",
     ),
     (
-        "day05",
-        "day05.parts",
+        "day05a",
+        "day05a.parts",
         PARTS.format(floor="floor.distinguishable", sync=GOOD_SYNC),
         "the floor is the work itself, not overhead",
     ),
     (
-        "day05",
-        "day05.parts",
+        "day05a",
+        "day05a.parts",
         PARTS.format(floor=GOOD_FLOOR, sync='m["device"] == "cuda" and price.value > 0'),
         "a price the runs cannot tell from zero",
     ),
     (
-        "day05",
-        "day05.parts",
+        "day05a",
+        "day05a.parts",
         PARTS.format(floor=GOOD_FLOOR, sync="price.distinguishable and price.value > 0"),
         "no threshold effect",
     ),
     (
-        "day05",
-        "day05.parts",
+        "day05a",
+        "day05a.parts",
         PARTS.format(floor=GOOD_FLOOR, sync=GOOD_SYNC.replace('m["device"] == "cuda" and ', "")),
         "nothing is queued there",
     ),
-    ("day05", "day05.bound", INTENSITY_ONLY, "the rest is overhead"),
+    ("day05b", "day05b.bound", INTENSITY_ONLY, "the rest is overhead"),
     ("day06", "day06.epoch", EPOCH.format("rows * per_row"), "part of it is fixed"),
     (
         "day06",

@@ -3,7 +3,7 @@
 * :class:`PretendGPU`: a GPU as timing code meets it: work handed to it runs later, after the
   call that queued it has returned, and work queued earlier is still running when a timed
   function starts. Only a function that waits for it at the right moments measures its work
-  (day 5, ``day05.sync``).
+  (day 5a, ``day05a.sync``).
 * :func:`showing_autograd`: a model whose prediction says whether autograd recorded its forward
   pass (day 2, ``day02.predict``).
 
