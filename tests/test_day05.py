@@ -460,5 +460,5 @@ def test_day05_beside_speaks_chinese_and_keeps_the_receipt_s_keys(monkeypatch):
     assert "本机 *成立（仅后半部分）*" in found.text and "上 *成立*" in found.text
     assert "supported" not in found.text
     rows = " ".join(found.table.index)
-    assert "课程循环，每个轮次调用一次 .item()" in rows and "lesson loop" not in rows
+    assert "原课程循环，每个轮次调用一次 .item()" in rows and "lesson loop" not in rows
     assert shelf.receipts[0]["day05"]["lesson"] == "lesson loop, .item() every epoch"
