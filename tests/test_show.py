@@ -107,7 +107,8 @@ def test_say_shows_strong_that_renders_next_to_chinese_punctuation(monkeypatch):
     monkeypatch.setattr("IPython.display.display", shown.append)
     text = "**注意：**没有找到字体；原课程说这是**“底噪”**，共 **4** 个轮次"
     as_written = _html(text)  # pairs the wrong delimiters: 注意 bold up to 这是, then nested
-    assert "<strong>注意：</strong>" not in as_written and "<strong>“底噪”</strong>" not in as_written
+    assert "<strong>注意：</strong>" not in as_written
+    assert "<strong>“底噪”</strong>" not in as_written
     assert "**" in _html("**注意：**没有找到字体")  # alone, literal asterisks
     say(text)
     html = _html(shown[0].data)

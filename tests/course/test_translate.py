@@ -384,10 +384,11 @@ def test_a_given_up_rendering_fails_with_its_place_named(small_course, monkeypat
     file.write_text(text.replace("整条流程", "整条流程（每个内核）", 1), encoding="utf-8")
     found = [f for f in terms.unused_renderings("zh") if "course.po" not in f]
     assert found == [
-        "i18n/zh/day00_setup.md, cell day00setup-11: '内核' in '要确认的是整条流程（每个内核）（软件包、设备、数据、': "
+        "i18n/zh/day00_setup.md, cell day00setup-11: '内核' in "
+        "'要确认的是整条流程（每个内核）（软件包、设备、数据、': "
         "write 核函数（设备上执行一个运算的代码）；Jupyter 内核；操作系统内核",
-        "i18n/zh/day00_setup.md, cell day00setup-11: 'GPU 内存' in '.01 的 SGD 在 GPU 内存里每步只走一小步，后面各': "
-        "write 显存",
+        "i18n/zh/day00_setup.md, cell day00setup-11: 'GPU 内存' in "
+        "'.01 的 SGD 在 GPU 内存里每步只走一小步，后面各': write 显存",
     ]
 
 
@@ -406,7 +407,8 @@ def test_a_catalog_message_with_a_given_up_rendering_is_named(monkeypatch):
         f"{where}, 'the lesson loop': '课程循环' in '课程循环': write 原课程的循环、原课程循环",
     ]
     assert [f for f in terms.missing_terms("zh") if f.startswith(where)] == [
-        f"{where}, 'the lesson loop': the English says 'lesson loop', the translation lacks '原课程'"
+        f"{where}, 'the lesson loop': the English says 'lesson loop', "
+        "the translation lacks '原课程'"
     ]
 
 
