@@ -11,7 +11,7 @@ from helpers.course import paths
 from helpers.course.cli import main
 from helpers.course.homework.markers import MANUAL_PLACEHOLDERS, parse
 from helpers.course.notebooks import edition, terms, translate
-from helpers.course.notebooks.execute import execute, problems, shown
+from helpers.course.notebooks.execute import _html, execute, problems, shown
 from helpers.course.setup import git, lab
 from helpers.i18n import language
 
@@ -472,6 +472,8 @@ def test_the_chinese_day_0_runs_in_fast_mode_and_prints_in_chinese():
     assert problems(run.notebook) == []
     printed = shown(run.notebook)
     assert any(s.startswith("还没有写下猜测") for s in printed), printed
+    html = _html(run.notebook)  # the HTML copy, as `make course` writes it
+    assert "<strong>" in html and edition.literal_asterisks(html) == []
 
 
 def test_edition_command_checks_and_refuses_an_unknown_language(capsys):
