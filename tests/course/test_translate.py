@@ -442,6 +442,33 @@ def test_each_file_left_for_later_exists_and_still_has_something_to_fix():
         assert found[name], f"{name} has nothing left to fix: take it off terms.PENDING"
 
 
+ORIGINAL = ("浙大疏锦行", "DAY 34 GPU训练及类的call方法")
+"""The original lesson's author and title, as both editions name them."""
+HEADINGS = ("Python 循环的“底噪”", "同步开销的“阈值效应”", "GPU 任务提交的异步性")
+"""The original's three headings, which the Chinese edition quotes as written."""
+CREDITED = (
+    "day02_devices",
+    "day03_call_and_modules",
+    "day04_heart_preprocessor",
+    "day08_distributed",
+)
+
+
+def test_both_editions_credit_the_original_lesson_and_the_chinese_quotes_its_headings():
+    for readme in (paths.README, edition.readme("zh")):
+        top = readme.read_text(encoding="utf-8").split("\n## ", 1)[0]  # the course's intro
+        assert all(part in top for part in ORIGINAL), readme.name
+    chinese = edition.readme("zh").read_text(encoding="utf-8").split("\n## ", 1)[0]
+    assert all(heading in chinese for heading in HEADINGS)
+    lessons = [lesson for lesson in paths.lessons() if lesson.stem in CREDITED]
+    assert len(lessons) == len(CREDITED)
+    for lesson in lessons:
+        for notebook in (lesson, edition.target(lesson, "zh")):
+            cells = nbformat.read(notebook, as_version=4).cells
+            intro = next(c.source for c in cells if c.cell_type == "markdown")
+            assert all(part in intro for part in ORIGINAL), notebook
+
+
 # ---- 5. rendering ------------------------------------------------------------------------------
 
 
