@@ -437,7 +437,7 @@ def test_day_5_speaks_chinese(monkeypatch):
 def test_day_5_shows_its_conditions_and_variants_in_chinese_keeping_the_keys(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
     rounds = day05.rounds_note(500, [["every 5", "never"], ["never", "every 5"]])
-    assert "第 1 轮：每 5 个轮次记录一次、从不记录；第 2 轮：" in rounds
+    assert "第 1 个测量轮：每 5 个轮次记录一次、从不记录；第 2 个测量轮：" in rounds
     notes = {"amortised: 10 epochs per compiled call": "x", "hand-written step, CUDA graphs": "y"}
     said = day05_fixes.same_losses_note(notes)
     assert "摊销（每次编译调用跑 10 个轮次）：x；手写的训练步，CUDA 图：y" in said
