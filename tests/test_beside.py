@@ -216,8 +216,8 @@ def test_day08_needs_two_gpus(tmp_path):
 def test_the_sentences_exist_in_chinese(monkeypatch, tmp_path):
     monkeypatch.setenv("COURSE_LANG", "zh")
     found = day01.beside_receipt(HERE_CARD, shelf_of(tmp_path, ONE))
-    assert found.table.columns[1] == "NVIDIA H100 80GB HBM3，2026-11-28（你的收据）"
-    assert "与本机并列" in found.text
+    assert found.table.columns[1] == "NVIDIA H100 80GB HBM3，2026-11-28（你的测量单）"
+    assert "与本机并排" in found.text
     ring = day08.beside_receipt({"dist.all_reduce": 1.8e9}, shelf_of(tmp_path, TWO)).table
     assert ring.index[0].endswith(" 字节")
 

@@ -201,6 +201,6 @@ def test_the_styled_table_shows_chinese_headers_and_names_and_keeps_its_keys(mon
     variants = {"lesson loop, .item() every 100 epochs": 500e-6, "hand-written step": 100e-6}
     table = compiled.end_to_end(variants, {}, {}, 20_000, "lesson loop, .item() every 100 epochs")
     html = compiled.styled(table).to_html()
-    assert all(w in html for w in ("课程循环，每 100 个轮次调用一次 .item()", "手写的训练步"))
-    assert "20,000 个轮次，热缓存 (s)" in html and "回本点，冷缓存（轮次）" in html
+    assert all(w in html for w in ("原课程循环，每 100 个轮次调用一次 .item()", "手写的训练步"))
+    assert "20,000 个轮次，热缓存 (s)" in html and "盈亏平衡点，冷缓存（轮次）" in html
     assert "hand-written step" in table.index and "compile, cold cache (s)" in table.columns

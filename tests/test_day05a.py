@@ -337,7 +337,7 @@ def test_day_5_speaks_chinese(monkeypatch):
 def test_day_5_shows_its_conditions_and_variants_in_chinese_keeping_the_keys(monkeypatch):
     monkeypatch.setenv("COURSE_LANG", "zh")
     rounds = day05a.rounds_note(500, [["every 5", "never"], ["never", "every 5"]])
-    assert "第 1 轮：每 5 个轮次记录一次、从不记录；第 2 轮：" in rounds
+    assert "第 1 个测量轮：每 5 个轮次记录一次、从不记录；第 2 个测量轮：" in rounds
     assert day05a.live_run("every 200", 2000, "cpu", 0.32).startswith("每 200 个轮次记录一次，")
 
 

@@ -159,7 +159,7 @@ def test_tables_and_labels_follow_the_language(monkeypatch):
     assert table.index.name == "论断" and list(table.columns) == ["你的数据", "规则"]
     assert table.iloc[0, 0] == "在 CPU 上无法检验"
     assert live.Sampler.source.fget(type("S", (), {"lib": None, "mps": False})()) == (
-        "没有找到 GPU 或驱动：改为显示本进程的 CPU 占用和内存"
+        "没有找到 GPU 或驱动程序：改为显示本进程的 CPU 占用和内存"
     )
     monkeypatch.setenv("COURSE_LANG", "en")
     assert day05a_evidence.verdict_table([line]).iloc[0, 0] == "not testable on a CPU"

@@ -45,7 +45,7 @@ def test_a_chinese_lesson_without_a_font_says_how_to_get_one_in_chinese(
     if advice is None:
         assert out == ""
     else:
-        assert advice in out and "重启内核" in out, out
+        assert advice in out and "重启 Jupyter 内核" in out, out
 
 
 def test_chinese_labels_draw_without_missing_glyphs_where_a_font_is_installed(rc):

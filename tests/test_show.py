@@ -93,3 +93,39 @@ def test_no_guess_says_how_to_make_one():
 def test_say_prints_outside_a_notebook(capsys):
     say("**bold** text")
     assert capsys.readouterr().out == "**bold** text\n"
+
+
+def _html(markdown):
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    return markdown2html_mistune(markdown)  # what the HTML copies use; CommonMark's emphasis rules
+
+
+def test_say_shows_strong_that_renders_next_to_chinese_punctuation(monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.get_ipython", lambda: object())
+    monkeypatch.setattr("IPython.display.display", shown.append)
+    text = "**注意：**没有找到字体；原课程说这是**“底噪”**，共 **4** 个轮次"
+    as_written = _html(text)  # pairs the wrong delimiters: 注意 bold up to 这是, then nested
+    assert "<strong>注意：</strong>" not in as_written
+    assert "<strong>“底噪”</strong>" not in as_written
+    assert "**" in _html("**注意：**没有找到字体")  # alone, literal asterisks
+    say(text)
+    html = _html(shown[0].data)
+    assert "**" not in html
+    assert "<strong>注意：</strong>没有" in html and "<strong>“底噪”</strong>，" in html
+    assert "<strong>4</strong>" in html
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**4** epochs",
+        "**Note:** on `a**b`, x",
+        "**预测。** 下一个单元",
+        "在 **{device}** 上训练了 **3 个轮次**。",
+        "2**30 个 float32 数",
+    ],
+)
+def test_markdown_that_renders_as_written_is_left_alone(text):
+    assert show.renderable(text) == text

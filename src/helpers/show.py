@@ -15,6 +15,8 @@ tables, kept here so that all lessons show them alike.
 from __future__ import annotations
 
 import itertools
+import re
+import unicodedata
 import uuid
 
 from helpers.i18n import _, language, plot_language, word
@@ -38,7 +40,59 @@ def say(markdown: str) -> None:
     if get_ipython() is None:
         print(markdown)
     else:
-        display(Markdown(markdown))
+        display(Markdown(renderable(markdown)))
+
+
+def _opens_closes(before: str, after: str) -> tuple[bool, bool]:
+    """Whether a ``**`` between the characters ``before`` and ``after`` ("" at the edge of a
+    line) can open and can close emphasis, by CommonMark's flanking rules (which JupyterLab's
+    and nbconvert's Markdown follow): punctuation is Unicode's (categories P and S)."""
+
+    def space(c: str) -> bool:
+        return c == "" or c.isspace()
+
+    def punctuation(c: str) -> bool:
+        return c != "" and unicodedata.category(c)[0] in "PS"
+
+    opens = not space(after) and (not punctuation(after) or space(before) or punctuation(before))
+    closes = not space(before) and (not punctuation(before) or space(after) or punctuation(after))
+    return opens, closes
+
+
+_CODE = re.compile(r"`[^`]*`")
+
+
+def renderable(markdown: str) -> str:
+    """``markdown`` with each ``**strong**`` that CommonMark would show as literal asterisks
+    written as ``<strong>...</strong>`` instead; the rest is left as it is.
+
+    CommonMark does not open or close emphasis between a letter and punctuation on the inside
+    (``**注意：**没有``: the closing ``**`` follows ``：`` and precedes ``没``), which Chinese
+    writes all the time, and the numbers and words a sentence is formatted with can put any
+    character there. A sentence that renders as written is not touched.
+
+    >>> renderable("**注意：**没有找到字体")
+    '<strong>注意：</strong>没有找到字体'
+    >>> renderable("是**“底噪”**的问题；**4** 个轮次")
+    '是<strong>“底噪”</strong>的问题；**4** 个轮次'
+    >>> renderable("**Note:** `a**b` stays")
+    '**Note:** `a**b` stays'
+    """
+    lines = []
+    for line in markdown.split("\n"):
+        code = [m.span() for m in _CODE.finditer(line)]
+        marks = [
+            m.start()
+            for m in re.finditer(r"(?<!\*)\*\*(?!\*)", line)
+            if not any(start <= m.start() < end for start, end in code)
+        ]
+        for i, j in reversed(list(zip(marks[::2], marks[1::2], strict=False))):
+            opens, _closes = _opens_closes(line[i - 1 : i], line[i + 2 : i + 3])
+            _opens, closes = _opens_closes(line[j - 1 : j], line[j + 2 : j + 3])
+            if not (opens and closes):
+                line = f"{line[:i]}<strong>{line[i + 2 : j]}</strong>{line[j + 2 :]}"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def compare_guess(

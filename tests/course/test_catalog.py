@@ -214,7 +214,7 @@ def test_the_course_speaks_each_language(monkeypatch):
 
 
 def test_words_with_placeholders_carry_the_numbers_over():
-    assert i18n.word("lesson loop 4-10-3, 120 rows", "zh") == "课程循环 4-10-3，120 行"
+    assert i18n.word("lesson loop 4-10-3, 120 rows", "zh") == "原课程循环 4-10-3，120 行"
     assert i18n.word("lesson loop 4-10-3, 120 rows, twice", "zh").endswith("twice")  # whole
 
 
@@ -227,3 +227,26 @@ def test_a_lessons_underscore_survives_ipython_showing_a_result():
     shell.run_cell("1 + 1")
     assert shell.user_ns["_"] is i18n._
     assert shell.run_cell("_('epoch')").result == "epoch"
+
+
+def test_every_strong_in_the_catalog_renders_whatever_fills_it():
+    """Emphasis next to full-width punctuation (**注意：**没有) stays literal asterisks in
+    JupyterLab and the HTML copies: each translation is written so that it renders, and what
+    say() shows renders whatever the placeholders hold."""
+    from helpers.course.notebooks.edition import literal_asterisks, rendered
+    from helpers.show import renderable
+
+    found = []
+    for message in catalog.load("zh"):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            if not text or text.count("**") % 2 or "**" not in text:  # 2**30 is no emphasis
+                continue
+            plain = re.sub(r"\{[^{}]*\}", "值", text)
+            if renderable(plain) != plain:
+                found.append(f"written so that it does not render: {text[:60]!r}")
+            for value in ("值", "值。", "“值”", "3.5 s"):
+                filled = renderable(re.sub(r"\{[^{}]*\}", value, text))
+                if literal_asterisks(rendered(filled)):
+                    found.append(f"does not render with {value!r}: {text[:60]!r}")
+    assert found == []

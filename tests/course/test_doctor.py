@@ -1,5 +1,6 @@
 import importlib.metadata as metadata
 import os
+import re
 import subprocess
 import sys
 
@@ -32,11 +33,23 @@ def test_doctor_reports_the_setup(no_gpu, capsys, monkeypatch):
     monkeypatch.setattr(doctor, "_nvidia_gpu_present", lambda: False)
     assert doctor.doctor() == 0
     out = capsys.readouterr().out
-    assert "course device      cpu" in out
-    assert f"PyTorch            {torch.__version__}" in out
-    assert "Heart data         ok" in out
+    assert re.search(r"\n  course device +cpu\n", out)
+    assert re.search(rf"\n  PyTorch +{re.escape(torch.__version__)} ", out)
+    assert re.search(r"\n  Heart data +ok\n", out)
     assert "notebook filter" in out
     assert "All good" in out
+    assert len(set(_value_columns(out))) == 1  # every value starts in the same column
+
+
+def _value_columns(out):
+    """Where each row's value starts, in terminal columns (a Chinese character takes two)."""
+    from wcwidth import wcswidth
+
+    return [
+        wcswidth(match[1])
+        for line in out.splitlines()
+        if (match := re.match(r"(  \S.*?  +)\S", line))
+    ]
 
 
 def test_doctor_speaks_chinese_in_the_chinese_edition(no_gpu, capsys, monkeypatch):
@@ -46,8 +59,11 @@ def test_doctor_speaks_chinese_in_the_chinese_edition(no_gpu, capsys, monkeypatc
     assert doctor.doctor() == 0
     out = capsys.readouterr().out
     assert out.startswith("课程环境检查\n")
-    assert "  课程使用的设备     cpu\n" in out  # a Chinese character takes two columns
-    assert "  心脏病数据         正常\n" in out
+    columns = _value_columns(out)
+    assert len(set(columns)) == 1, columns  # a Chinese character takes two columns
+    pad = " " * (columns[0] - len("  课程使用的设备") - 7)  # 7 Chinese characters, 14 columns
+    assert f"\n  课程使用的设备{pad}cpu\n" in out
+    assert re.search(r"\n  心脏病数据 +正常\n", out)
     assert "警告：这台机器有 NVIDIA GPU，但 PyTorch 是仅 CPU 的构建版本" in out
     assert "一切就绪（有警告）：课程将在 cpu 上运行。" in out
 
@@ -179,3 +195,25 @@ def test_the_lock_file_satisfies_pyproject_and_environment_yml():
         version = pins.get(requirement.name.lower())
         assert version, f"{requirement.name} is missing from requirements-lock.txt: run make lock"
         assert requirement.specifier.contains(version), f"{requirement.name}=={version} vs {line}"
+
+
+def test_the_report_lines_up_by_display_width_and_wraps_within_the_terminal():
+    rows = [
+        (None, "课程环境检查"),
+        ("Python", "3.11.7 (/home/learner/a folder with a long name/.venv/bin/python)"),
+        ("PyTorch", "2.13.0+cu128（构建版本：CUDA 12.8）"),
+        ("jupyterlab-language-pack-zh-CN", "4.6.post4"),
+        ("心脏病数据", "正常"),
+    ]
+    lines = doctor.report_lines(rows, 56)
+    from wcwidth import wcswidth
+
+    assert max(wcswidth(line) for line in lines) <= 56  # no value runs past the line
+    assert not any(line.rstrip().endswith("（") for line in lines)  # nor a bracket ends one
+    starts = {wcswidth(line) - wcswidth(line.lstrip()) for line in lines[1:] if line[2] == " "}
+    value_column = 2 + len("jupyterlab-language-pack-zh-CN") + 2
+    assert starts == {value_column}  # continuation lines start under the values
+    assert "  jupyterlab-language-pack-zh-CN  4.6.post4" in lines
+    assert "  心脏病数据" + " " * (value_column - 2 - 10) + "正常" in lines
+    python = lines[1 : lines.index(next(line for line in lines if "PyTorch" in line))]
+    assert " ".join(line.strip() for line in python).endswith("long name/.venv/bin/python)")

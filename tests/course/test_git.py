@@ -1,6 +1,7 @@
 """Notebook outputs stay out of git: nbstripout as the filter, checked in a scratch clone."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -173,3 +174,29 @@ def test_make_install_sets_up_the_filter():
     makefile = (paths.ROOT / "Makefile").read_text(encoding="utf-8")
     install = makefile.split("$(STAMP): pyproject.toml", 1)[1].split("\n\n", 1)[0]
     assert "-m helpers git-filter" in install
+
+
+def test_a_filter_in_a_chinese_named_folder_is_found_under_a_gbk_locale(tmp_path):
+    """A course folder named in Chinese, set up and checked under a GBK locale (LC_ALL=zh_CN.GBK,
+    as the set-up path from mainland China is tried): the Python the filter names is found."""
+    from tests.test_portability import chinese_windows
+
+    env = chinese_windows()
+    if not env:
+        pytest.skip("no zh_CN.GBK locale here (localedef -i zh_CN -f GBK zh_CN.GBK)")
+    folder = tmp_path / "课程"
+    folder.mkdir()
+    run(folder, "init", "-q")
+    python = folder / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("", encoding="utf-8")
+    for key, value in git.settings(python).items():
+        run(folder, "config", key, value)
+    check = "import sys\nfrom helpers.course.setup import git\n"
+    check += "print(git.filter_installed(sys.argv[1]))"
+    done = subprocess.run(
+        [sys.executable, "-c", check, str(folder)],
+        capture_output=True, text=True, encoding="utf-8", errors="replace",
+        env={**os.environ, **env},
+    )  # fmt: skip
+    assert done.stdout.strip() == "True", done.stdout + done.stderr

@@ -248,3 +248,15 @@ def test_only_the_chinese_lab_installs_jupyterlabs_language_pack(tmp_path):
     assert "jupyterlab-language-pack-zh-CN" in dry_run(tmp_path, "lab", "LANG=zh")
     assert "jupyterlab-language-pack-zh-CN" in dry_run(tmp_path, "lab", "COURSE_LANG=zh_CN")
     assert "jupyterlab-language-pack-zh-CN" not in dry_run(tmp_path, "lab")
+
+
+def test_jupyterlab_runs_as_a_module_of_this_python_not_through_a_script():
+    """`jupyter lab` would run the `jupyter-lab` script, whose first line pip writes in UTF-8:
+    in a course folder named in Chinese under a GBK locale it names a folder that is not there.
+    The module needs no script."""
+    argv, _env = lab.command()
+    assert argv[:3] == [sys.executable, "-m", "jupyterlab"]
+    done = subprocess.run(
+        [*argv[:3], "--version"], capture_output=True, text=True, encoding="utf-8", timeout=120
+    )
+    assert done.returncode == 0 and done.stdout.strip()[0].isdigit(), done.stdout + done.stderr

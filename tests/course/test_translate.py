@@ -11,7 +11,7 @@ from helpers.course import paths
 from helpers.course.cli import main
 from helpers.course.homework.markers import MANUAL_PLACEHOLDERS, parse
 from helpers.course.notebooks import edition, terms, translate
-from helpers.course.notebooks.execute import execute, problems, shown
+from helpers.course.notebooks.execute import _html, execute, problems, shown
 from helpers.course.setup import git, lab
 from helpers.i18n import language
 
@@ -337,7 +337,7 @@ def test_the_term_check_catches_a_translation_that_drifts(small_course):
     text = file.read_text(encoding="utf-8")
     file.write_text(text.replace("学习率为 0.01 的 SGD 每步", "步长为 0.01 的 SGD 每步"), "utf-8")
     assert terms.missing_terms("zh") == [
-        "day00_setup.ipynb, cell day00setup-11: the English says 'learning rate', the "
+        "i18n/zh/day00_setup.md, cell day00setup-11: the English says 'learning rate', the "
         "translation lacks '学习率'"
     ]
 
@@ -347,6 +347,143 @@ def test_prose_forms_match_whole_words_outside_code():
     assert term.used_in(terms.prose("the devices here")) == "device"
     assert term.used_in(terms.prose("call `get_device()` or [x](device.md)")) is None
     assert term.used_in(terms.prose("devicetype")) is None
+    words = terms.message_prose("ids look like 'day00.device', in parameters() on {device}")
+    assert term.used_in(words) is None
+
+
+def test_no_translation_uses_a_rendering_the_terms_file_gives_up():
+    found = terms.unused_renderings("zh")
+    assert found == [], "\n".join(found)
+
+
+def test_the_terms_file_gives_up_the_colliding_renderings():
+    given_up = {r.unused: r for r in terms.renderings("zh")}
+    for unused in ("内核", "收据", "轮", "拷", "回本", "定价", "GPU 内存", "学生"):
+        assert unused in given_up, unused
+    assert given_up["内核"].within == ("Jupyter 内核", "操作系统内核")
+    rows = {t.english.split(" (")[0]: t.translated for t in terms.load("zh")}
+    assert rows["kernel launch"] == "核函数启动" and rows["epoch"] == "轮次"
+    assert rows["measurement round"] == "测量轮" and rows["receipt"] == "测量单"
+
+
+def test_a_rendering_may_appear_inside_the_longer_words_that_allow_it():
+    rule = terms.Rendering("内核", "核函数", ("Jupyter 内核", "操作系统内核"))
+    text = "重启 Jupyter 内核；交给操作系统内核；每个 GPU 内核"
+    assert [text[i : i + 2] for i in rule.spans(text)] == ["内核"]
+    assert list(rule.spans(text)) == [len(text) - 2]
+    assert (
+        list(terms.Rendering("轮", "测量轮", ("轮次", "测量轮")).spans("两个轮次，三个测量轮"))
+        == []
+    )
+
+
+def test_a_given_up_rendering_fails_with_its_place_named(small_course, monkeypatch):
+    file = translate.translation_file(small_course, "zh")
+    text = file.read_text(encoding="utf-8")
+    text = text.replace("学习率为 0.01 的 SGD 每步", "学习率为 0.01 的 SGD 在 GPU 内存里每步", 1)
+    file.write_text(text.replace("整条流程", "整条流程（每个内核）", 1), encoding="utf-8")
+    found = [f for f in terms.unused_renderings("zh") if "course.po" not in f]
+    assert found == [
+        "i18n/zh/day00_setup.md, cell day00setup-11: '内核' in "
+        "'要确认的是整条流程（每个内核）（软件包、设备、数据、': "
+        "write 核函数（设备上执行一个运算的代码）；Jupyter 内核；操作系统内核",
+        "i18n/zh/day00_setup.md, cell day00setup-11: 'GPU 内存' in "
+        "'.01 的 SGD 在 GPU 内存里每步只走一小步，后面各': write 显存",
+    ]
+
+
+def test_a_catalog_message_with_a_given_up_rendering_is_named(monkeypatch):
+    from babel.messages.catalog import Catalog
+
+    made = Catalog(locale="zh_CN")
+    made.add("{k} GPU kernels ran", "{k} 个 GPU 内核在运行")
+    made.add("the lesson loop", "课程循环")
+    monkeypatch.setattr(terms.catalog, "load", lambda lang: made)
+    where = terms.catalog.po_path("zh").relative_to(paths.ROOT).as_posix()
+    found = [f for f in terms.unused_renderings("zh") if f.startswith(where)]
+    assert found == [
+        f"{where}, '{{k}} GPU kernels ran': '内核' in '个 GPU 内核在运行': "
+        "write 核函数（设备上执行一个运算的代码）；Jupyter 内核；操作系统内核",
+        f"{where}, 'the lesson loop': '课程循环' in '课程循环': write 原课程的循环、原课程循环",
+    ]
+    assert [f for f in terms.missing_terms("zh") if f.startswith(where)] == [
+        f"{where}, 'the lesson loop': the English says 'lesson loop', "
+        "the translation lacks '原课程'"
+    ]
+
+
+def test_numbers_in_chinese_prose_are_written_the_chinese_way(small_course):
+    assert terms.number_style("zh") == []
+    file = translate.translation_file(small_course, "zh")
+    text = file.read_text(encoding="utf-8").replace("120 行用于训练", "120,000 行用于训练", 1)
+    file.write_text(text, encoding="utf-8")
+    assert terms.number_style("zh") == [
+        "i18n/zh/day00_setup.md, cell day00setup-05: '120,000': write it with 万 or 亿, or "
+        "without commas"
+    ]
+
+
+def test_a_glossary_row_with_a_given_up_rendering_is_named(small_course):
+    notebook = nbformat.read(small_course, as_version=4)
+    cell = next(c for c in notebook.cells if "| epoch |" in c.source)
+    cell.source = cell.source.replace("| epoch | 轮次（完整遍历一次训练数据） |", "| epoch | 轮 |")
+    nbformat.write(notebook, small_course)
+    assert terms.glossary_disagreements("zh") == [
+        "day00_setup.ipynb: glossary row 'epoch' says '轮', the terms file '轮次' (for 'epoch')",
+        "day00_setup.ipynb: glossary row 'epoch' says '轮': write 轮次（epoch）；测量轮（每个变体各"
+        "计时一次的一轮测量）",
+    ]
+
+
+def test_each_file_left_for_later_exists_and_still_has_something_to_fix():
+    found = terms.pending_findings("zh")
+    for name in terms.PENDING:
+        assert (translate.I18N / "zh" / name).is_file(), name
+        assert found[name], f"{name} has nothing left to fix: take it off terms.PENDING"
+
+
+ORIGINAL = ("浙大疏锦行", "DAY 34 GPU训练及类的call方法")
+"""The original lesson's author and title, as both editions name them."""
+HEADINGS = ("Python 循环的“底噪”", "同步开销的“阈值效应”", "GPU 任务提交的异步性")
+"""The original's three headings, which the Chinese edition quotes as written."""
+CREDITED = (
+    "day02_devices",
+    "day03_call_and_modules",
+    "day04_heart_preprocessor",
+    "day08_distributed",
+)
+
+
+def test_both_editions_credit_the_original_lesson_and_the_chinese_quotes_its_headings():
+    for readme in (paths.README, edition.readme("zh")):
+        top = readme.read_text(encoding="utf-8").split("\n## ", 1)[0]  # the course's intro
+        assert all(part in top for part in ORIGINAL), readme.name
+    chinese = edition.readme("zh").read_text(encoding="utf-8").split("\n## ", 1)[0]
+    assert all(heading in chinese for heading in HEADINGS)
+    lessons = [lesson for lesson in paths.lessons() if lesson.stem in CREDITED]
+    assert len(lessons) == len(CREDITED)
+    for lesson in lessons:
+        for notebook in (lesson, edition.target(lesson, "zh")):
+            cells = nbformat.read(notebook, as_version=4).cells
+            intro = next(c.source for c in cells if c.cell_type == "markdown")
+            assert all(part in intro for part in ORIGINAL), notebook
+
+
+# ---- 5. rendering ------------------------------------------------------------------------------
+
+
+def test_the_chinese_lessons_and_readme_render_without_literal_asterisks():
+    found = []
+    for lesson in paths.lessons():
+        for cell in nbformat.read(edition.target(lesson, "zh"), as_version=4).cells:
+            if cell.cell_type == "markdown":
+                found += [
+                    (lesson.name, s)
+                    for s in edition.literal_asterisks(edition.rendered(cell.source))
+                ]
+    readme = edition.readme("zh").read_text(encoding="utf-8")
+    found += [("README.zh-CN.md", s) for s in edition.literal_asterisks(edition.rendered(readme))]
+    assert found == []
 
 
 # ---- 6. the same code runs ---------------------------------------------------------------------
@@ -362,6 +499,8 @@ def test_the_chinese_day_0_runs_in_fast_mode_and_prints_in_chinese():
     assert problems(run.notebook) == []
     printed = shown(run.notebook)
     assert any(s.startswith("还没有写下猜测") for s in printed), printed
+    html = _html(run.notebook)  # the HTML copy, as `make course` writes it
+    assert "<strong>" in html and edition.literal_asterisks(html) == []
 
 
 def test_edition_command_checks_and_refuses_an_unknown_language(capsys):

@@ -215,3 +215,27 @@ def build(lang: str = "zh", *, check: bool = False) -> tuple[list[Path], int]:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
     return changed, english
+
+
+# ---- how the edition renders ---------------------------------------------------------------------
+
+
+def rendered(markdown: str) -> str:
+    """``markdown`` as the HTML copies render it: nbconvert's Markdown (mistune), which applies
+    CommonMark's rules for emphasis, as JupyterLab's renderer does."""
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    return markdown2html_mistune(markdown)
+
+
+def literal_asterisks(html: str) -> list[str]:
+    """Each ``**`` a Markdown renderer left as text in ``html`` (code, scripts and styles left
+    out), with the characters around it: emphasis that did not render.
+
+    >>> literal_asterisks(rendered("**注意：**没有字体"))
+    ['<p>**注意：**没有字体</p>']
+    >>> literal_asterisks(rendered("**注意**：没有字体，`a**b` 是代码"))
+    []
+    """
+    text = re.sub(r"<(code|pre|script|style)\b.*?</\1>", " ", html, flags=re.S | re.I)
+    return [m.group(0) for m in re.finditer(r".{0,16}\*\*.{0,16}", text)]

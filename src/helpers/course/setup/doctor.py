@@ -14,13 +14,14 @@ from __future__ import annotations
 import importlib.metadata as metadata
 import locale
 import platform
+import re
 import shutil
 import sys
-import unicodedata
 from pathlib import Path
 
 import torch
 from packaging.requirements import Requirement
+from wcwidth import wcswidth
 
 from helpers import compiled
 from helpers.config import TESTED_TORCH, fast_mode
@@ -125,58 +126,137 @@ def untested_versions(lock: Path | None = None) -> list[str]:
     return found
 
 
-def _width(label: str) -> int:
-    """How many columns ``label`` takes in a terminal (a Chinese character takes two)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in label)
+Row = tuple[str | None, str]
+"""One line of the report: a label and its value, or (``None``, a heading)."""
+LABEL_INDENT, GAP = 2, 2
 
 
-def _row(label: str, value: object) -> None:
-    """One line of the report: ``label`` padded to 18 columns, then ``value``.
+def _width(text: str) -> int:
+    """How many columns ``text`` takes in a terminal (a Chinese character takes two).
 
-    >>> _row("OS", "Linux"); _row("操作系统", "Linux")
-      OS                 Linux
-      操作系统           Linux
+    >>> _width("OS"), _width("操作系统"), _width("2.13.0+cu128")
+    (2, 8, 12)
     """
-    print(f"  {label}{' ' * max(0, 18 - _width(label))} {value}")
+    return max(wcswidth(text), len(text))  # wcswidth says -1 for a control character
+
+
+CLOSING, OPENING = "，。、；：！？）」』》”", "（「『《“"
+"""Punctuation that may not start a line, and that may not end one (Chinese typesetting)."""
+
+
+def _tokens(text: str) -> list[str]:
+    """``text`` in the pieces a line may break between: words, spaces, and each wide (Chinese)
+    character, with the punctuation that may not start or end a line kept with its neighbour."""
+    pieces: list[str] = []
+    for piece in re.findall(r"\s+|[^\s\u1100-\uffff]+|\S", text):
+        after = pieces[-1][-1] if pieces else ""
+        if pieces and (piece in CLOSING or (after in OPENING and not piece.isspace())):
+            pieces[-1] += piece
+        else:
+            pieces.append(piece)
+    return pieces
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` as lines of at most ``width`` terminal columns, broken between words or between
+    Chinese characters; a word longer than a line (a path) is cut where it must be.
+
+    >>> wrap("2.13.0+cpu (build: CPU only)", 12)
+    ['2.13.0+cpu', '(build: CPU', 'only)']
+    >>> wrap("正常（每个软件包都与锁文件一致）", 12)
+    ['正常（每个软', '件包都与锁文', '件一致）']
+    >>> wrap("/a/very/long/path/to/python", 10)
+    ['/a/very/lo', 'ng/path/to', '/python']
+    """
+    lines, line = [], ""
+    for piece in _tokens(text):
+        if not line.strip() or _width(line + piece.rstrip()) <= width:
+            line = line + piece if line.strip() else piece.lstrip()
+        else:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        while _width(line) > width:  # one piece longer than a whole line
+            cut = max(1, next(i for i in range(len(line), 0, -1) if _width(line[:i]) <= width))
+            lines.append(line[:cut])
+            line = line[cut:]
+    return [*lines, line.rstrip()] if line.strip() or not lines else lines
+
+
+def report_lines(rows: list[Row], columns: int) -> list[str]:
+    """The report's rows as lines of at most ``columns`` terminal columns: every label padded
+    to the widest one by display width, so that the values line up in one column whatever the
+    language, and a value too long for the line continued below itself.
+
+    >>> print("\\n".join(report_lines([("OS", "Linux"), ("操作系统", "Linux"),
+    ...     (None, "Packages"), ("jupyterlab-slideshow", "0.3.4")], 40)))
+      OS                    Linux
+      操作系统              Linux
+    Packages
+      jupyterlab-slideshow  0.3.4
+    """
+    labels = [_width(label) for label, _value in rows if label is not None]
+    column = LABEL_INDENT + max(labels, default=0) + GAP
+    lines = []
+    for label, value in rows:
+        if label is None:
+            lines.append(value)
+            continue
+        pad = " " * (column - LABEL_INDENT - _width(label))
+        first, *rest = wrap(value, max(columns - column, 16))
+        lines.append(f"{' ' * LABEL_INDENT}{label}{pad}{first}")
+        lines += [" " * column + more for more in rest]
+    return lines
+
+
+def _row(rows: list[Row], label: str, value: object) -> None:
+    rows.append((label, str(value)))
 
 
 def _flag(value: bool) -> str:
     return _("True") if value else _("False")
 
 
-def _machine(errors: list[str]) -> torch.device | None:
+def _machine(rows: list[Row], errors: list[str]) -> torch.device | None:
     """Report Python, PyTorch and the device; return the course's device (None if unusable)."""
-    _row("Python", f"{platform.python_version()} ({sys.executable})")
-    _row(_("OS"), f"{platform.system()} {platform.release()} ({platform.machine()})")
+    _row(rows, "Python", f"{platform.python_version()} ({sys.executable})")
+    _row(rows, _("OS"), f"{platform.system()} {platform.release()} ({platform.machine()})")
     build = word(torch_build())
-    _row("PyTorch", _("{version} (build: {build})").format(version=torch.__version__, build=build))
-    _row(_("CUDA available"), _flag(torch.cuda.is_available()))
-    _row(_("MPS available"), _flag(torch.backends.mps.is_available()))
-    _row(_("devices"), ", ".join(available_devices()))
+    _row(
+        rows,
+        "PyTorch",
+        _("{version} (build: {build})").format(version=torch.__version__, build=build),
+    )
+    _row(rows, _("CUDA available"), _flag(torch.cuda.is_available()))
+    _row(rows, _("MPS available"), _flag(torch.backends.mps.is_available()))
+    _row(rows, _("devices"), ", ".join(available_devices()))
     try:
         device = get_device()
     except DeviceUnavailableError as err:
-        _row(_("course device"), _("NOT AVAILABLE"))
+        _row(rows, _("course device"), _("NOT AVAILABLE"))
         errors.append(_("{error} Unset COURSE_DEVICE to let the course choose.").format(error=err))
         return None
-    _row(_("course device"), device)
+    _row(rows, _("course device"), device)
     info = card()
     cpus = {"usable": info["cpu_usable"], "logical": info["cpu_logical"]}
-    _row("CPU", _("{cpu} ({usable} usable of {logical} logical)").format(cpu=info["cpu"], **cpus))
-    _row(_("memory"), f"{info['memory_gb']} GB")
+    _row(
+        rows,
+        "CPU",
+        _("{cpu} ({usable} usable of {logical} logical)").format(cpu=info["cpu"], **cpus),
+    )
+    _row(rows, _("memory"), f"{info['memory_gb']} GB")
     if "gpu" in info:
-        _row("GPU", word(info["gpu"]))
+        _row(rows, "GPU", word(info["gpu"]))
     return device
 
 
-def _packages_and_data(errors: list[str]) -> None:
+def _packages_and_data(rows: list[Row], errors: list[str]) -> None:
     try:
-        _row(_("mode"), (_("fast (COURSE_FAST=1)") if fast_mode() else _("full")))
+        _row(rows, _("mode"), (_("fast (COURSE_FAST=1)") if fast_mode() else _("full")))
     except ValueError as err:
         errors.append(str(err))
-    print(_("Packages"))
+    rows.append((None, _("Packages")))
     for name, version in _course_packages():
-        _row(name, version or _("MISSING"))
+        _row(rows, name, version or _("MISSING"))
         if version is None:
             errors.append(
                 _("{name} is not installed: run `make install` (or `pip install -e .`).").format(
@@ -185,16 +265,20 @@ def _packages_and_data(errors: list[str]) -> None:
             )
     tested = _("tested versions")
     if not LOCK.is_file():
-        _row(tested, _("no requirements-lock.txt here: versions not compared"))
+        _row(rows, tested, _("no requirements-lock.txt here: versions not compared"))
     elif untested := untested_versions():
-        _row(tested, _("{n} installed package(s) differ (see the warning)").format(n=len(untested)))
+        _row(
+            rows,
+            tested,
+            _("{n} installed package(s) differ (see the warning)").format(n=len(untested)),
+        )
     else:
-        _row(tested, _("ok (every package as in requirements-lock.txt)"))
+        _row(rows, tested, _("ok (every package as in requirements-lock.txt)"))
     from helpers.course.grading import sandbox
 
     works, detail = sandbox.available()
     said = _("ok ({detail})") if works else _("not available: {detail}")
-    _row(_("grading sandbox"), said.format(detail=detail))
+    _row(rows, _("grading sandbox"), said.format(detail=detail))
     from helpers.course.setup import git
 
     if not git.is_checkout():
@@ -205,12 +289,12 @@ def _packages_and_data(errors: list[str]) -> None:
             if git.filter_installed()
             else _("off: `python -m helpers git-filter` keeps outputs out of commits")
         )
-    _row(_("notebook filter"), state)
+    _row(rows, _("notebook filter"), state)
     try:
         load_heart()
-        _row(_("Heart data"), _("ok"))
+        _row(rows, _("Heart data"), _("ok"))
     except DataFileError as err:
-        _row(_("Heart data"), _("PROBLEM"))
+        _row(rows, _("Heart data"), _("PROBLEM"))
         errors.append(str(err))
 
 
@@ -279,9 +363,12 @@ def _warnings() -> list[str]:
 def doctor() -> int:
     """Print a report of this setup; return 0 when it is usable, 1 when something must be fixed."""
     errors: list[str] = []
-    print(_("Course setup check"))
-    device = _machine(errors)
-    _packages_and_data(errors)
+    rows: list[Row] = [(None, _("Course setup check"))]
+    try:
+        device = _machine(rows, errors)
+        _packages_and_data(rows, errors)
+    finally:  # what was found so far, even if a check failed
+        print("\n".join(report_lines(rows, shutil.get_terminal_size((100, 24)).columns)))
     warnings = _warnings()
     for warning in warnings:
         print(_("WARNING: {warning}").format(warning=warning))

@@ -58,16 +58,11 @@ def settings(python: str | Path | None = None) -> dict[str, str]:
     }
 
 
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(
-            ["git", *args],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",  # git's own messages come in the locale's language and encoding
-        )
+def _git(root: Path, *args: str, text: bool = True) -> subprocess.CompletedProcess:
+    """Run git in ``root``; its output as text, or as bytes (``text=False``: a path it stores)."""
+    decoding = {"text": True, "encoding": "utf-8", "errors": "replace"} if text else {}
+    try:  # as text: git's own messages come in the locale's language and encoding
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, **decoding)
     except FileNotFoundError as err:
         raise GitFilterError("git is not installed (or not on the PATH).") from err
 
@@ -85,8 +80,10 @@ def filter_installed(root: Path | None = None) -> bool:
     """Whether this clone runs notebooks through nbstripout, keeping cell ids, with a Python that
     is still there (an environment deleted or moved leaves git a filter it cannot run, and git
     then stores notebooks as they are, outputs and all)."""
-    result = _git(root or paths.ROOT, "config", "--get", f"filter.{FILTER}.clean")
-    clean = result.stdout.strip() if result.returncode == 0 else ""
+    result = _git(root or paths.ROOT, "config", "--get", f"filter.{FILTER}.clean", text=False)
+    # the path git holds is the file system's bytes: decoded as the file system does, it names
+    # the same file under any locale (a UTF-8 folder name under a GBK locale on Linux included)
+    clean = os.fsdecode(result.stdout).strip() if result.returncode == 0 else ""
     python = clean.split('"')[1] if clean.count('"') >= 2 else ""
     return "-m nbstripout" in clean and "--keep-id" in clean and Path(python).is_file()
 

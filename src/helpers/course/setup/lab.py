@@ -161,7 +161,10 @@ def command(extra: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
             ).format(package=LANGUAGE_PACKS[lang][2]),
             flush=True,
         )
-    argv = [sys.executable, "-m", "jupyter", "lab", *options, *extra]
+    # `-m jupyterlab`, not `-m jupyter lab`: the jupyter launcher runs the `jupyter-lab` script,
+    # whose first line pip writes in UTF-8, and a course folder named in Chinese under a GBK
+    # locale (Linux) then names a folder that is not there
+    argv = [sys.executable, "-m", "jupyterlab", *options, *extra]
     if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in extra:
         argv.append("--allow-root")  # containers often run as root
     return argv, env
