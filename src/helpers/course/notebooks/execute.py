@@ -2,7 +2,8 @@
 
 Each notebook runs top to bottom in a fresh kernel, in its own folder, with ``COURSE_FAST`` set for
 the mode asked for. ``make course`` writes the executed copies and an HTML copy of each into
-``build/course/`` so an instructor can pre-run the course on the room's machine.
+``build/course/`` so an instructor can pre-run the course on the room's machine; the HTML copies
+work offline (:mod:`.html`).
 """
 
 from __future__ import annotations
@@ -203,10 +204,9 @@ def execute(
 
 
 def _html(nb: nbformat.NotebookNode) -> str:
-    from nbconvert import HTMLExporter
+    from helpers.course.notebooks.html import export
 
-    body, _ = HTMLExporter().from_notebook_node(nb)
-    return body
+    return export(nb)
 
 
 def _keep(run: Run, path: Path, out: Path) -> tuple[str, dict]:
