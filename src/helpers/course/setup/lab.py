@@ -37,11 +37,39 @@ from pathlib import Path
 from helpers.course import paths
 from helpers.i18n import _
 
+PRESENTING = "body[data-jp-deck-mode='presenting']"
+"""The page while jupyterlab-slideshow presents a notebook as slides."""
+NOTHING_FOCUSED = f"{PRESENTING}:not(:focus-within)"
+"""...with the focus on no element: where it lands when a pressed button disables itself (a knob's
+*run* while it runs), outside the elements the extension's own keys listen on."""
+
+SLIDE_KEYS = [
+    {"command": "deck:stop", "keys": ["Escape"]},
+    {"command": "deck:go", "keys": ["Space"], "args": {"direction": "down", "alternate": "forward"}},
+    {"command": "deck:go", "keys": ["Shift Space"], "args": {"direction": "up", "alternate": "back"}},
+    {"command": "deck:forward", "keys": ["ArrowRight"]},
+    {"command": "deck:back", "keys": ["ArrowLeft"]},
+    {"command": "deck:up", "keys": ["ArrowUp"]},
+    {"command": "deck:down", "keys": ["ArrowDown"]},
+]
+"""The slides' keys (as jupyterlab-slideshow binds them), also where the focus is on no element,
+so that Space, the arrows and Esc still work after pressing a button on a slide."""
+
+KNOB_SLIDES = {
+    # a knob's code stays in the notebook; its slide shows the controls and the result
+    f"{PRESENTING} .jp-Cell:has(.course-knob) .jp-Cell-inputWrapper": {"display": "none"},
+}
+"""Styles for the slides (global styles of jupyterlab-fonts, which jupyterlab-slideshow brings)."""
+
 DEFAULT_SETTINGS = {
     # names only: with the "last modified" column, lesson names are cut off at the default width
     "@jupyterlab/filebrowser-extension:browser": {"showLastModifiedColumn": False},
     # never ask whether to fetch news (the server below does not fetch any either)
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
+    "@jupyterlab/shortcuts-extension:shortcuts": {
+        "shortcuts": [{**key, "selector": NOTHING_FOCUSED} for key in SLIDE_KEYS]
+    },
+    "@deathbeds/jupyterlab-fonts:fonts": {"styles": KNOB_SLIDES},
 }
 
 
