@@ -37,7 +37,10 @@ TEMPLATES = Path(__file__).parent / "html"
 RENDERER = TEMPLATES / "widgets-embed.js"
 """The widget renderer: ``dist/embed.js`` of the npm package below (its licences beside it)."""
 RENDERER_PACKAGE = "@jupyter-widgets/html-manager@1.0.15"
-RENDERER_INTEGRITY = "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA=="
+RENDERER_INTEGRITY = (
+    "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVz"
+    "RhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA=="
+)
 """The registry's checksum of that release (``npm view <package> dist.integrity``)."""
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_MODULES = "./widget-modules/"

@@ -43,10 +43,14 @@ NOTHING_FOCUSED = f"{PRESENTING}:not(:focus-within)"
 """...with the focus on no element: where it lands when a pressed button disables itself (a knob's
 *run* while it runs), outside the elements the extension's own keys listen on."""
 
+FORWARD, BACK = (
+    {"direction": "down", "alternate": "forward"},
+    {"direction": "up", "alternate": "back"},
+)
 SLIDE_KEYS = [
     {"command": "deck:stop", "keys": ["Escape"]},
-    {"command": "deck:go", "keys": ["Space"], "args": {"direction": "down", "alternate": "forward"}},
-    {"command": "deck:go", "keys": ["Shift Space"], "args": {"direction": "up", "alternate": "back"}},
+    {"command": "deck:go", "keys": ["Space"], "args": FORWARD},
+    {"command": "deck:go", "keys": ["Shift Space"], "args": BACK},
     {"command": "deck:forward", "keys": ["ArrowRight"]},
     {"command": "deck:back", "keys": ["ArrowLeft"]},
     {"command": "deck:up", "keys": ["ArrowUp"]},
