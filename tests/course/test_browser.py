@@ -4,9 +4,10 @@ driven by Playwright, a lesson presented as slides with jupyterlab-slideshow.
 One run of day 1, as an instructor gives it:
 
 1. open the lesson, in a checkout of this commit beside the repository (a ``git worktree``:
-   JupyterLab saves the lesson with outputs, and no other test should read it meanwhile); the
-   file browser shows every lesson's name in full, and the instructor guide names the slide
-   commands as the extension does; start the slides and run every cell: none fails;
+   JupyterLab saves the lesson with outputs, and no other test should read it meanwhile): it
+   opens unmodified, its kernel started (nothing for autosave to write); the file browser shows
+   every lesson's name in full, and the instructor guide names the slide commands as the
+   extension does; run every cell: none fails;
 2. on a 1280x720 screen, then a 1920x1080 one (projectors' sizes), go forward slide by slide to
    the knob; it is a control (a slider and a *run* button), not text; its title, controls and
    result lie inside the screen; change the slider, press *run*: the output shows the new
@@ -85,6 +86,11 @@ CUT_NAMES = """() => [...document.querySelectorAll('.jp-DirListing-itemText')]
   .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth).map(e => e.innerText)"""
 NEXT = "window.jupyterapp.commands.execute('deck:go', {direction: 'down', alternate: 'forward'})"
 SAVED = f"() => !{NOTEBOOK}.context.model.dirty"
+OPENED_UNMODIFIED = f"""async () => {{
+  await {NOTEBOOK}.sessionContext.session.kernel.info;  // JupyterLab writes it into the notebook
+  await new Promise(done => setTimeout(done, 500));
+  return !{NOTEBOOK}.context.model.dirty;
+}}"""
 
 
 def chromium() -> str:
@@ -272,6 +278,7 @@ def present_in_browser(browser_path: str, folder: Path, shots: Path, env, root: 
                 lesson = LESSON.as_posix()
                 page.goto(f"http://127.0.0.1:{port}/lab/tree/{lesson}?token={token}")
                 page.wait_for_function(KERNEL_IDLE, timeout=120_000)
+                assert page.evaluate(OPENED_UNMODIFIED), "the lesson opened already modified"
                 assert page.evaluate(CUT_NAMES) == [], "file names cut off in the file browser"
                 labels = page.evaluate(
                     "ids => ids.map(id => window.jupyterapp.commands.label(id))", GUIDE_COMMANDS

@@ -15,7 +15,11 @@ What it sets, and why:
   shows widgets as text and saves the lesson first);
 * the file browser is wide enough for the lessons' names and shows names only (no date column):
   a first layout is written into the course's own workspace folder (``build/``), and JupyterLab
-  remembers any change made to it from then on;
+  remembers any change made to it from then on, except the documents that were open: it opens
+  the one lesson it starts on, not every lesson of the last session, each with its kernel;
+* a lesson opens unmodified (:mod:`helpers.course.setup.contents`), so autosave leaves it alone;
+* on the slides (jupyterlab-slideshow), a knob's slide shows its controls and result without the
+  cell's code, and Space, the arrows and Esc work after pressing a button too;
 * after every save, :func:`helpers.course.setup.git.after_save` keeps a lesson saved with
   outputs from being listed by ``git status`` (the git filter keeps outputs out of commits).
 
@@ -124,12 +128,43 @@ def start() -> str:
     return (translated if translated.is_file() else first).relative_to(paths.ROOT).as_posix()
 
 
-def write_first_layout(folder: Path) -> Path | None:
-    """Write JupyterLab's default workspace into ``folder`` unless one is there already."""
+def workspace_file(folder: Path) -> Path:
+    """The file of JupyterLab's default workspace in ``folder``."""
     # the file name jupyterlab_server gives the workspace "default" (its slugify; a test checks
     # that JupyterLab reads this file); importing it here would cost make lab two seconds
     signature = hashlib.sha256(b"default").hexdigest()[:4]
-    target = folder / f"default-{signature}.jupyterlab-workspace"
+    return folder / f"default-{signature}.jupyterlab-workspace"
+
+
+def _a_document(state) -> bool:
+    """Whether a workspace entry reopens a document: ``{"data": {"path": ..., "factory": ...}}``."""
+    data = state.get("data") if isinstance(state, dict) else None
+    return isinstance(data, dict) and "path" in data and "factory" in data
+
+
+def forget_open_documents(folder: Path) -> list[str]:
+    """Drop, from the default workspace in ``folder``, the documents open when JupyterLab last
+    stopped (the layout of the panels stays); returns their entries. Without it, every lesson
+    opened in earlier sessions opens again, each starting its kernel."""
+    target = workspace_file(folder)
+    try:
+        workspace = json.loads(target.read_text(encoding="utf-8"))
+        data = workspace["data"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []  # none yet, or one JupyterLab will replace
+    dropped = [key for key, state in data.items() if _a_document(state)]
+    layout = data.get("layout-restorer:data")
+    if isinstance(layout, dict) and layout.pop("main", None) is not None:
+        dropped.append("layout-restorer:data/main")
+    if dropped:
+        workspace["data"] = {k: v for k, v in data.items() if k not in dropped}
+        target.write_text(json.dumps(workspace, indent=2) + "\n", encoding="utf-8")
+    return dropped
+
+
+def write_first_layout(folder: Path) -> Path | None:
+    """Write JupyterLab's default workspace into ``folder`` unless one is there already."""
+    target = workspace_file(folder)
     if target.exists():
         return None
     folder.mkdir(parents=True, exist_ok=True)
@@ -170,7 +205,7 @@ def command(extra: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
     extra = list(extra or [])
     given = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in extra if "=" in a}
     workspaces = Path(given.get("--LabApp.workspaces_dir", paths.LAB_WORKSPACES))
-    write_first_layout(workspaces)
+    write_first_layout(workspaces) or forget_open_documents(workspaces)
     course = {
         "--ServerApp.root_dir": str(paths.ROOT),
         "--LabApp.default_url": f"/lab/tree/{start()}",
@@ -178,6 +213,7 @@ def command(extra: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
         "--LabApp.check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
         "--LabApp.workspaces_dir": str(workspaces),
         "--FileContentsManager.post_save_hook": "helpers.course.setup.git.after_save",
+        "--ServerApp.contents_manager_class": "helpers.course.setup.contents.CourseContents",
     }
     options = [f"{key}={value}" for key, value in course.items() if key not in given]
     env = dict(os.environ)
