@@ -239,14 +239,17 @@ def _keep(run: Run, path: Path, out: Path) -> tuple[str, dict]:
 
 def _write_timings(file: Path, mode: str, timings: dict) -> None:
     """``timings.json``, merged with the earlier runs of the same mode (so that running a few
-    notebooks keeps the others' times)."""
+    notebooks keeps the others' times). Each notebook's entry names the machine that ran it (an
+    earlier run may have been on another); ``machine`` is this run's."""
+    from helpers.hardware import card_line
+
+    machine = card_line(lang="en")
+    timings = {name: {**entry, "machine": machine} for name, entry in timings.items()}
     if file.is_file():
         earlier = json.loads(file.read_text(encoding="utf-8"))
         if earlier.get("mode") == mode:
             timings = {**earlier.get("notebooks", {}), **timings}
-    from helpers.hardware import card_line
-
-    record = {"mode": mode, "machine": card_line(lang="en"), "notebooks": timings}
+    record = {"mode": mode, "machine": machine, "notebooks": timings}
     file.write_text(json.dumps(record, indent=2), encoding="utf-8")
 
 
