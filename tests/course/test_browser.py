@@ -15,7 +15,8 @@ One run of day 1, as an instructor gives it:
    *run* in ``build/browser-test/``); then the keys, with the focus where *run* left it: Space
    goes to the next slide (on the first screen) and Esc leaves the slides;
 3. save the lesson (as autosave would): the working copy now holds outputs;
-4. reload the page: the slides come back by themselves, and the knob still answers;
+4. reload the page: the slides come back by themselves, and the knob still answers; the
+   lesson's "Course map" link opens the README at the course map;
 5. stop JupyterLab: ``git status`` lists nothing that it did not before (clean in a fresh clone),
    and the repository's rules (tests/test_project.py) pass with the saved lesson in place.
 
@@ -219,12 +220,13 @@ def assert_on_screen(page, panel, when: str) -> None:
         )
 
 
-def use_knob_on_a_slide(page, title: str, shots: Path | None, name: str) -> None:
-    """Go forward slide by slide to the knob, change its first slider and press run: its output
-    must show the new value, and the whole knob stays on the screen before and after. Saves
-    screenshots ``<name>_before.png`` / ``<name>_after.png``."""
+def use_knob_on_a_slide(page, title: str, shots: Path | None, name: str, start: int = 0) -> int:
+    """Go forward slide by slide to the knob (from the cell ``start``), change its first slider
+    and press run: its output must show the new value, and the whole knob stays on the screen
+    before and after. Saves screenshots ``<name>_before.png`` / ``<name>_after.png``; returns the
+    cell the knob's slide was reached at."""
     panel = page.locator(".jp-deck-mod-onscreen .widget-vbox", has_text=title)
-    page.evaluate(f"{ACTIVE_CELL} = 0")
+    page.evaluate(f"{ACTIVE_CELL} = {start}")
     for _ in range(60):  # a presenter pressing Space: next fragment, sub-slide or slide
         if panel.count() and panel.first.is_visible():
             break
@@ -232,6 +234,7 @@ def use_knob_on_a_slide(page, title: str, shots: Path | None, name: str) -> None
         page.wait_for_timeout(150)
     panel = panel.first
     panel.wait_for(state="visible", timeout=10_000)
+    reached = page.evaluate(ACTIVE_CELL)
     slider = panel.get_by_role("slider").first  # a control, not the text of a widget's repr
     output = panel.locator(".widget-output")
     output.wait_for(state="visible", timeout=60_000)
@@ -250,6 +253,7 @@ def use_knob_on_a_slide(page, title: str, shots: Path | None, name: str) -> None
     page.wait_for_function("el => !el.disabled", arg=panel.get_by_role("button").element_handle())
     assert_on_screen(page, panel, "after pressing run")
     page.screenshot(path=str(shots / f"{name}_after.png"))
+    return reached
 
 
 def keys_after_run(page, space: bool) -> None:
@@ -261,6 +265,22 @@ def keys_after_run(page, space: bool) -> None:
         page.wait_for_function(SLIDES_ON)
     page.keyboard.press("Escape")
     page.wait_for_function(SLIDES_OFF, timeout=5_000)
+
+
+def course_map_opens_at_the_map(page) -> None:
+    """The lesson's "Course map" link opens the README with the course map on the screen."""
+    page.evaluate("window.jupyterapp.commands.execute('deck:stop')")
+    link = page.locator(".jp-RenderedMarkdown a", has_text="Course map").last
+    link.scroll_into_view_if_needed()
+    link.click()
+    row = page.locator(".jp-RenderedMarkdown tr", has_text="Know your hardware").first
+    row.wait_for(state="visible", timeout=30_000)
+    page.wait_for_function(
+        "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && "
+        "r.bottom <= window.innerHeight; }",
+        arg=row.element_handle(),
+        timeout=10_000,
+    )  # the README scrolled to its map, not left at its top
 
 
 def present_in_browser(browser_path: str, folder: Path, shots: Path, env, root: Path) -> None:
@@ -289,13 +309,14 @@ def present_in_browser(browser_path: str, folder: Path, shots: Path, env, root: 
                 page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
                 page.wait_for_function(ALL_RAN, timeout=300_000, polling=500)
                 assert page.evaluate(ERRORS) == []
-                for first, screen in enumerate(SCREENS, start=1):
+                knob = 0  # the first screen walks from the start, the others from the slide before
+                for screen in SCREENS:
                     page.set_viewport_size(screen)
                     page.evaluate("window.jupyterapp.commands.execute('deck:start')")
                     page.wait_for_function(SLIDES_ON, timeout=30_000)
                     name = f"knob_on_slide_{screen['width']}x{screen['height']}"
-                    use_knob_on_a_slide(page, title, shots, name)
-                    keys_after_run(page, space=first == 1)
+                    knob = use_knob_on_a_slide(page, title, shots, name, start=max(0, knob - 1))
+                    keys_after_run(page, space=screen is SCREENS[0])
                 page.evaluate("window.jupyterapp.commands.execute('deck:start')")
                 page.wait_for_function(SLIDES_ON, timeout=30_000)
 
@@ -305,7 +326,8 @@ def present_in_browser(browser_path: str, folder: Path, shots: Path, env, root: 
                 page.reload()  # the slides come back by themselves, and the knob still answers
                 page.wait_for_function(KERNEL_IDLE, timeout=120_000)
                 page.wait_for_function(SLIDES_ON, timeout=30_000)
-                use_knob_on_a_slide(page, title, shots, "knob_on_slide_after_reload")
+                use_knob_on_a_slide(page, title, shots, "knob_on_slide_after_reload", knob - 1)
+                course_map_opens_at_the_map(page)
             finally:
                 browser.close()
     finally:
