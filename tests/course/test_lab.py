@@ -18,6 +18,10 @@ from helpers.course import paths
 from helpers.course.paths import ROOT
 from helpers.course.setup import contents, git, lab
 
+# Every test here writes the course's JupyterLab settings (build/lab-config) or starts a server
+# that reads them: one worker runs them all, one after another (make test's --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("lab-settings")
+
 
 def free_port() -> int:
     with socket.socket() as s:

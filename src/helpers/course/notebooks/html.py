@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import copy
 import hashlib
+import importlib.resources
 import re
 import shutil
 import subprocess
@@ -33,7 +34,7 @@ from pathlib import Path
 
 import nbformat
 
-TEMPLATES = Path(__file__).parent / "html"
+TEMPLATES = Path(str(importlib.resources.files(__package__) / "html"))
 RENDERER = TEMPLATES / "widgets-embed.js"
 """The widget renderer: ``dist/embed.js`` of the npm package below (its licences beside it)."""
 RENDERER_PACKAGE = "@jupyter-widgets/html-manager@1.0.15"
