@@ -210,7 +210,7 @@ def _calls_without_encoding(source):
         if name not in ("read_text", "write_text", "open") or not isinstance(node, ast.Call):
             continue
         owner = getattr(getattr(func, "value", None), "id", None)
-        if owner in ("os", "Image", "webbrowser") or any(
+        if owner in ("os", "Image", "webbrowser", "tarfile") or any(  # tarfile: archives
             k.arg == "encoding" for k in node.keywords
         ):
             continue

@@ -129,3 +129,15 @@ def test_say_shows_strong_that_renders_next_to_chinese_punctuation(monkeypatch):
 )
 def test_markdown_that_renders_as_written_is_left_alone(text):
     assert show.renderable(text) == text
+
+
+def test_code_in_a_table_cell_shows_as_code_not_as_backticks():
+    """A table cell is not Markdown: its `code` is turned into <code> where the table is drawn."""
+    frame = pd.DataFrame({"habit": ["`loss.item()` every step"], "cost": [1.5]})
+    html = show.table_html(frame)
+    assert "<code>loss.item()</code> every step" in html and "`" not in html
+    styled = show.localised(frame, lang="en").to_html()
+    assert "<code>loss.item()</code> every step" in styled and "`" not in styled
+    assert frame["habit"][0] == "`loss.item()` every step"  # the data keep their text
+    odd = show.localised(pd.DataFrame({"why": ["a < b & `c`"]}), lang="en").to_html()
+    assert "a &lt; b &amp; <code>c</code>" in odd  # text is escaped, not read as HTML

@@ -14,6 +14,7 @@ tables, kept here so that all lessons show them alike.
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 import unicodedata
@@ -182,16 +183,31 @@ TEXT_CELL = {
 """How a table's text cells are shown: left-aligned, wrapping within a readable width."""
 
 
+_CODE = re.compile(r"`([^`<>]+)`")
+
+
+def code_marks(page: str) -> str:
+    """HTML with each `` `inline code` `` in its text shown as code, as Markdown shows it (a table
+    cell is not Markdown: without this its backticks show as they are).
+
+    >>> code_marks("<td>call `model.to(device)`, not `forward`</td>")
+    '<td>call <code>model.to(device)</code>, not <code>forward</code></td>'
+    """
+    return _CODE.sub(r"<code>\1</code>", page)
+
+
 def table_html(frame) -> str | None:
     """A DataFrame as pandas shows it in a notebook, with its text columns left-aligned and
-    wrapping (within a readable width) instead of right-aligned on one line."""
+    wrapping (within a readable width) instead of right-aligned on one line, and the
+    `` `code` `` in its text shown as code."""
     import pandas as pd
 
-    html = frame._repr_html_()
+    page = frame._repr_html_()
+    page = page and code_marks(page)
     limit = pd.get_option("display.max_columns")
     columns = text_columns(frame)
-    if html is None or not columns or (limit and frame.shape[1] > limit):  # "..." shifts columns
-        return html
+    if page is None or not columns or (limit and frame.shape[1] > limit):  # "..." shifts columns
+        return page
     name = f"course-table-{_PAGE}-{next(_tables)}"
     last = frame.shape[1]  # counted from the end of each row: an index may span several rows
     cells = ", ".join(f".{name} tbody td:nth-last-child({last - i})" for i in columns)
@@ -203,7 +219,7 @@ def table_html(frame) -> str | None:
         )
         style += f" {heads} {{text-align: left;}}"
     style = f"<style>{style}</style>"
-    return style + html.replace('class="dataframe"', f'class="dataframe {name}"', 1)
+    return style + page.replace('class="dataframe"', f'class="dataframe {name}"', 1)
 
 
 def localised(
@@ -214,7 +230,8 @@ def localised(
     :func:`word`. Only what is shown changes; the frame keeps its English keys, which the
     lesson's code indexes by. Text cells are shown as :func:`table_html` shows them.
     ``formats`` are ``Styler.format``'s (keyed by the English column names), ``na_rep`` too;
-    ``labels=False`` shows the row labels as they are (keys such as ``physical_cores``).
+    ``labels=False`` shows the row labels as they are (keys such as ``physical_cores``). Text
+    shows `` `code` `` as code, as :func:`table_html` does.
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"habit": ["rows"], "fix": ["threads"], "cost (s)": [2.0]})
@@ -225,8 +242,8 @@ def localised(
     'rows'
     """
 
-    def words(value):
-        return word(value, lang) if isinstance(value, str) else value
+    def words(value):  # text as the table shows it: escaped, its `code` as code
+        return code_marks(html.escape(word(value, lang))) if isinstance(value, str) else value
 
     names = [words(name) for name in frame.index.names]
     column_names = [words(name) for name in frame.columns.names]

@@ -57,6 +57,7 @@ def knob_panel(run: Callable[..., object], controls: dict[str, widgets.Widget], 
     panel = widgets.VBox(
         [widgets.HTML(f"<b>{title}</b>"), widgets.HBox([*controls.values(), button]), output]
     )
+    panel.add_class("course-knob")  # its slide shows the panel without the cell's code (make lab)
     panel.button = button  # for tests and for notebooks that want to trigger a run
     display(panel)
     update()

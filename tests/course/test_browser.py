@@ -4,16 +4,25 @@ driven by Playwright, a lesson presented as slides with jupyterlab-slideshow.
 One run of day 1, as an instructor gives it:
 
 1. open the lesson, in a checkout of this commit beside the repository (a ``git worktree``:
-   JupyterLab saves the lesson with outputs, and no other test should read it meanwhile); the
-   file browser shows every lesson's name in full, and the instructor guide names the slide
-   commands as the extension does; start the slides and run every cell: none fails;
-2. go forward slide by slide to the knob; it is a control (a slider and a *run* button), not
-   text; change the slider, press *run*: the output shows the new setting (screenshots before and
-   after pressing *run* in ``build/browser-test/``);
+   JupyterLab saves the lesson with outputs, and no other test should read it meanwhile): it
+   opens unmodified, its kernel started (nothing for autosave to write); the file browser shows
+   every lesson's name in full, and the instructor guide names the slide commands as the
+   extension does; run every cell: none fails;
+2. on a 1280x720 screen, then a 1920x1080 one (projectors' sizes), go forward slide by slide to
+   the knob; it is a control (a slider and a *run* button), not text; its title, controls and
+   result lie inside the screen; change the slider, press *run*: the output shows the new
+   setting, and all of it is still inside the screen (screenshots before and after pressing
+   *run* in ``build/browser-test/``); then the keys, with the focus where *run* left it: Space
+   goes to the next slide (on the first screen) and Esc leaves the slides;
 3. save the lesson (as autosave would): the working copy now holds outputs;
-4. reload the page: the slides come back by themselves, and the knob still answers;
+4. reload the page: the slides come back by themselves, and the knob still answers; the
+   lesson's "Course map" link opens the README at the course map;
 5. stop JupyterLab: ``git status`` lists nothing that it did not before (clean in a fresh clone),
    and the repository's rules (tests/test_project.py) pass with the saved lesson in place.
+
+And the fallback for a failed live demo: day 1's HTML copy as ``make course`` writes it, opened
+with the network off, shows the knob's default result and the live view's bars, and asks for
+nothing from another host.
 
 The checkout is removed at the end. It needs a Chromium (Debian's ``chromium`` package;
 ``.ci/run`` installs it) or any Chrome named by COURSE_BROWSER; Playwright's own browser
@@ -35,6 +44,8 @@ import nbformat
 import pytest
 
 from helpers.course import paths
+from helpers.course.notebooks.execute import build_course
+from helpers.course.notebooks.html import WIDGET_STATE, remote_requests
 from helpers.course.setup import git
 
 LESSON = Path("notebooks") / "day01_hardware.ipynb"  # a knob with a live view; quick in fast mode
@@ -68,11 +79,19 @@ ERRORS = f"""() => {{
   return errors;
 }}"""
 SLIDES_ON = "() => document.body.dataset.jpDeckMode === 'presenting'"
+SLIDES_OFF = "() => document.body.dataset.jpDeckMode !== 'presenting'"
+SCREENS = [{"width": 1280, "height": 720}, {"width": 1920, "height": 1080}]  # 16:9 projectors
+ACTIVE_CELL = f"{NOTEBOOK}.content.activeCellIndex"
 GUIDE_COMMANDS = ["deck:toggle", "deck:start", "deck:stop"]  # the guide names them, in bold
 CUT_NAMES = """() => [...document.querySelectorAll('.jp-DirListing-itemText')]
   .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth).map(e => e.innerText)"""
 NEXT = "window.jupyterapp.commands.execute('deck:go', {direction: 'down', alternate: 'forward'})"
 SAVED = f"() => !{NOTEBOOK}.context.model.dirty"
+OPENED_UNMODIFIED = f"""async () => {{
+  await {NOTEBOOK}.sessionContext.session.kernel.info;  // JupyterLab writes it into the notebook
+  await new Promise(done => setTimeout(done, 500));
+  return !{NOTEBOOK}.context.model.dirty;
+}}"""
 
 
 def chromium() -> str:
@@ -177,11 +196,37 @@ def stop_lab(server: subprocess.Popen) -> None:
         server.wait()
 
 
-def use_knob_on_a_slide(page, title: str, shots: Path | None, name: str) -> None:
-    """Go forward slide by slide to the knob, change its first slider and press run: its output
-    must show the new value. Saves screenshots ``<name>_before.png`` / ``<name>_after.png``."""
+def assert_on_screen(page, panel, when: str) -> None:
+    """The knob's title, controls, run button and result all lie inside the screen."""
+    screen = page.viewport_size
+    parts = {
+        "title": panel.locator(".widget-html").first,
+        "first control": panel.get_by_role("slider").first,
+        "run button": panel.get_by_role("button", name="run"),
+        "result": panel.locator(".widget-output"),
+    }
+    for name, part in parts.items():
+        box = part.bounding_box()
+        assert box and box["width"] > 0 and box["height"] > 0, f"{when}: no {name} drawn"
+        inside = (
+            box["x"] >= 0
+            and box["y"] >= 0
+            and box["x"] + box["width"] <= screen["width"]
+            and box["y"] + box["height"] <= screen["height"]
+        )
+        assert inside, f"{when}, on a {screen['width']}x{screen['height']} screen: the knob's " + (
+            f"{name} lies at x={box['x']:.0f}..{box['x'] + box['width']:.0f}, "
+            f"y={box['y']:.0f}..{box['y'] + box['height']:.0f}, not inside the screen"
+        )
+
+
+def use_knob_on_a_slide(page, title: str, shots: Path | None, name: str, start: int = 0) -> int:
+    """Go forward slide by slide to the knob (from the cell ``start``), change its first slider
+    and press run: its output must show the new value, and the whole knob stays on the screen
+    before and after. Saves screenshots ``<name>_before.png`` / ``<name>_after.png``; returns the
+    cell the knob's slide was reached at."""
     panel = page.locator(".jp-deck-mod-onscreen .widget-vbox", has_text=title)
-    page.evaluate(f"{NOTEBOOK}.content.activeCellIndex = 0")
+    page.evaluate(f"{ACTIVE_CELL} = {start}")
     for _ in range(60):  # a presenter pressing Space: next fragment, sub-slide or slide
         if panel.count() and panel.first.is_visible():
             break
@@ -189,10 +234,12 @@ def use_knob_on_a_slide(page, title: str, shots: Path | None, name: str) -> None
         page.wait_for_timeout(150)
     panel = panel.first
     panel.wait_for(state="visible", timeout=10_000)
+    reached = page.evaluate(ACTIVE_CELL)
     slider = panel.get_by_role("slider").first  # a control, not the text of a widget's repr
     output = panel.locator(".widget-output")
     output.wait_for(state="visible", timeout=60_000)
     before = output.inner_text()
+    assert_on_screen(page, panel, "before pressing run")
     slider.focus()
     page.keyboard.press("ArrowRight")
     value = panel.locator(".widget-readout").first.inner_text().strip()
@@ -204,7 +251,36 @@ def use_knob_on_a_slide(page, title: str, shots: Path | None, name: str) -> None
         timeout=60_000,
     )
     page.wait_for_function("el => !el.disabled", arg=panel.get_by_role("button").element_handle())
+    assert_on_screen(page, panel, "after pressing run")
     page.screenshot(path=str(shots / f"{name}_after.png"))
+    return reached
+
+
+def keys_after_run(page, space: bool) -> None:
+    """With the focus where *run* left it: Space goes on to the next slide, Esc leaves them."""
+    if space:
+        slide = page.evaluate(ACTIVE_CELL)
+        page.keyboard.press("Space")
+        page.wait_for_function(f"i => {ACTIVE_CELL} > i", arg=slide, timeout=5_000)
+        page.wait_for_function(SLIDES_ON)
+    page.keyboard.press("Escape")
+    page.wait_for_function(SLIDES_OFF, timeout=5_000)
+
+
+def course_map_opens_at_the_map(page) -> None:
+    """The lesson's "Course map" link opens the README with the course map on the screen."""
+    page.evaluate("window.jupyterapp.commands.execute('deck:stop')")
+    link = page.locator(".jp-RenderedMarkdown a", has_text="Course map").last
+    link.scroll_into_view_if_needed()
+    link.click()
+    row = page.locator(".jp-RenderedMarkdown tr", has_text="Know your hardware").first
+    row.wait_for(state="visible", timeout=30_000)
+    page.wait_for_function(
+        "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && "
+        "r.bottom <= window.innerHeight; }",
+        arg=row.element_handle(),
+        timeout=10_000,
+    )  # the README scrolled to its map, not left at its top
 
 
 def present_in_browser(browser_path: str, folder: Path, shots: Path, env, root: Path) -> None:
@@ -217,11 +293,12 @@ def present_in_browser(browser_path: str, folder: Path, shots: Path, env, root: 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=browser_path, args=ARGS)
             try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page = browser.new_page(viewport=SCREENS[0])
                 page.on("dialog", lambda dialog: dialog.accept())  # "leave the page?" on reload
                 lesson = LESSON.as_posix()
                 page.goto(f"http://127.0.0.1:{port}/lab/tree/{lesson}?token={token}")
                 page.wait_for_function(KERNEL_IDLE, timeout=120_000)
+                assert page.evaluate(OPENED_UNMODIFIED), "the lesson opened already modified"
                 assert page.evaluate(CUT_NAMES) == [], "file names cut off in the file browser"
                 labels = page.evaluate(
                     "ids => ids.map(id => window.jupyterapp.commands.label(id))", GUIDE_COMMANDS
@@ -229,12 +306,19 @@ def present_in_browser(browser_path: str, folder: Path, shots: Path, env, root: 
                 guide = (root / paths.GUIDE.relative_to(paths.ROOT)).read_text(encoding="utf-8")
                 assert all(label and f"**{label}**" in guide for label in labels), labels
 
-                page.evaluate("window.jupyterapp.commands.execute('deck:start')")
-                page.wait_for_function(SLIDES_ON, timeout=30_000)
                 page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
                 page.wait_for_function(ALL_RAN, timeout=300_000, polling=500)
                 assert page.evaluate(ERRORS) == []
-                use_knob_on_a_slide(page, title, shots, "knob_on_slide")
+                knob = 0  # the first screen walks from the start, the others from the slide before
+                for screen in SCREENS:
+                    page.set_viewport_size(screen)
+                    page.evaluate("window.jupyterapp.commands.execute('deck:start')")
+                    page.wait_for_function(SLIDES_ON, timeout=30_000)
+                    name = f"knob_on_slide_{screen['width']}x{screen['height']}"
+                    knob = use_knob_on_a_slide(page, title, shots, name, start=max(0, knob - 1))
+                    keys_after_run(page, space=screen is SCREENS[0])
+                page.evaluate("window.jupyterapp.commands.execute('deck:start')")
+                page.wait_for_function(SLIDES_ON, timeout=30_000)
 
                 page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
                 page.wait_for_function(SAVED, timeout=30_000)
@@ -242,7 +326,8 @@ def present_in_browser(browser_path: str, folder: Path, shots: Path, env, root: 
                 page.reload()  # the slides come back by themselves, and the knob still answers
                 page.wait_for_function(KERNEL_IDLE, timeout=120_000)
                 page.wait_for_function(SLIDES_ON, timeout=30_000)
-                use_knob_on_a_slide(page, title, shots, "knob_on_slide_after_reload")
+                use_knob_on_a_slide(page, title, shots, "knob_on_slide_after_reload", knob - 1)
+                course_map_opens_at_the_map(page)
             finally:
                 browser.close()
     finally:
@@ -284,5 +369,63 @@ def test_a_knob_answers_on_a_slide_and_the_repository_stays_clean(tmp_path):
             cwd=paths.ROOT, env=env, check=False, capture_output=True,
         )  # fmt: skip
     print(f"browser run: {time.perf_counter() - start:.1f} s")
-    for name in ("knob_on_slide_before", "knob_on_slide_after", "knob_on_slide_after_reload_after"):
+    sizes = [f"{screen['width']}x{screen['height']}" for screen in SCREENS]
+    names = [f"knob_on_slide_{size}_{when}" for size in sizes for when in ("before", "after")]
+    for name in [*names, "knob_on_slide_after_reload_after"]:
         assert (shots / f"{name}.png").stat().st_size > 10_000
+
+
+def knob_default_result(nb: nbformat.NotebookNode) -> list[str]:
+    """The lines a knob panel showed for its default settings, as the executed notebook saved
+    them in its widget state (Markdown marks taken off, as a page shows them)."""
+    state = nb.metadata["widgets"][WIDGET_STATE]["state"]
+    panel = next(m for m in state.values() if "course-knob" in m["state"].get("_dom_classes", []))
+    output = state[panel["state"]["children"][-1].removeprefix("IPY_MODEL_")]
+    lines = []
+    for out in output["state"]["outputs"]:
+        text = out.get("data", {}).get("text/markdown", "") or out.get("text", "")
+        lines += [re.sub(r"\*\*|`", "", line) for line in text.splitlines() if line.strip()]
+    assert lines, "the knob's default run showed nothing"
+    return lines
+
+
+LOCAL = ("file:", "blob:", "data:")
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_an_html_copy_shows_the_knob_and_the_bars_with_the_network_off(tmp_path):
+    browser_path = chromium()
+    (run,) = build_course(tmp_path, fast=True, notebooks=[paths.ROOT / LESSON])
+    assert run.error is None, run.error
+    copy = tmp_path / LESSON.with_suffix(".html")
+    assert remote_requests(copy.read_text(encoding="utf-8")) == []
+    expected, title = knob_default_result(run.notebook), knob_title(paths.ROOT / LESSON)
+    from playwright.sync_api import sync_playwright
+
+    asked = []
+
+    def offline(route):
+        asked.append(route.request.url)
+        route.continue_() if route.request.url.startswith(LOCAL) else route.abort()
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=ARGS)
+        try:
+            context = browser.new_context(viewport=SCREENS[0], offline=True)
+            context.route("**/*", offline)
+            page = context.new_page()
+            page.goto(copy.as_uri())
+            panel = page.locator(".widget-vbox", has_text=title).first
+            output = panel.locator(".widget-output")
+            output.wait_for(state="visible", timeout=30_000)
+            shown = output.inner_text()
+            assert all(line in shown for line in expected), f"{expected} not in {shown!r}"
+            bars = panel.locator(".progress-bar")  # the live view's bars, drawn
+            assert bars.count() >= 2 and bars.first.bounding_box()["width"] > 0
+            output.scroll_into_view_if_needed()
+            paths.BROWSER_TEST.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(paths.BROWSER_TEST / "html_copy_offline.png"))
+        finally:
+            browser.close()
+    assert [url for url in asked if not url.startswith(LOCAL)] == []

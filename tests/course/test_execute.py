@@ -199,6 +199,13 @@ def test_make_course_waits_as_nbclient_does_and_reports_each_notebooks_wait(
     assert lost["idle_wait_s"] == 61.5 and lost["idle_wait_cell"] == 4 and lost["lost_reply"]
     assert lost["lost_reply_cells"] == [4]
     assert record["notebooks"]["day01_fine.ipynb"]["lost_reply"] is False
+    # each notebook names its machine: a later run on another keeps the earlier one's name
+    earlier = {**record, "notebooks": {**record["notebooks"], "day00_old.ipynb": {"machine": "X"}}}
+    (tmp_path / "out" / "timings.json").write_text(json.dumps(earlier), encoding="utf-8")
+    execute_module.build_course(tmp_path / "out", notebooks=notebooks[:1])
+    merged = json.loads((tmp_path / "out" / "timings.json").read_text(encoding="utf-8"))
+    assert merged["notebooks"]["day00_old.ipynb"]["machine"] == "X"
+    assert merged["notebooks"]["day01_fine.ipynb"]["machine"] == merged["machine"] != "X"
 
 
 def test_a_real_run_reports_its_idle_wait(tmp_path):

@@ -69,7 +69,8 @@ def test_guide_writes_between_its_markers(tmp_path, monkeypatch):
     assert guide.guide(executed) == ["GUIDE.md"]
     text = guide_file.read_text(encoding="utf-8")
     assert text.startswith("intro\n") and text.endswith("rest\n") and "old" not in text
-    assert "### Day 3 · Title" in text and "(`make course` on a CPU)" in text
+    assert "### Day 3 · Title" in text and "one run of `make course`, on **a CPU**" in text
+    assert text.count("a CPU") == 1  # named once, above the plans
     assert "- How long will the loop take?" in text
     assert guide.guide(executed, check=True) == []
 
@@ -80,3 +81,29 @@ def test_guide_needs_a_full_mode_run(tmp_path):
     (tmp_path / "timings.json").write_text(json.dumps({"mode": "fast"}), encoding="utf-8")
     with pytest.raises(ValueError, match="fast-mode runs"):
         guide.guide(tmp_path)
+
+
+def test_results_from_two_machines_are_refused(tmp_path, monkeypatch):
+    """timings.json names each lesson's machine: copies run on two machines make no guide."""
+    lessons, executed = tmp_path / "notebooks", tmp_path / "build" / "course"
+    lessons.mkdir()
+    (executed / "notebooks").mkdir(parents=True)
+    for day in (3, 4):
+        nbformat.write(executed_lesson(day), lessons / f"day0{day}_x.ipynb")
+        nbformat.write(executed_lesson(day), executed / "notebooks" / f"day0{day}_x.ipynb")
+    ran = {"notebooks/day03_x.ipynb": {"machine": "Intel CPU"},
+           "notebooks/day04_x.ipynb": {"machine": "AMD CPU"}}  # fmt: skip
+    timings = {"mode": "full", "machine": "AMD CPU", "notebooks": ran}
+    (executed / "timings.json").write_text(json.dumps(timings), encoding="utf-8")
+    guide_file = tmp_path / "GUIDE.md"
+    guide_file.write_text(f"intro\n{guide.START}\nold\n{guide.END}\n", encoding="utf-8")
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    monkeypatch.setattr(paths, "NOTEBOOKS", lessons)
+    monkeypatch.setattr(paths, "GUIDE", guide_file)
+    with pytest.raises(ValueError, match=r"2 machines \(day03_x.ipynb on Intel CPU; day04_x"):
+        guide.guide(executed)
+    assert "old" in guide_file.read_text(encoding="utf-8")  # left as it was
+    ran["notebooks/day03_x.ipynb"]["machine"] = "AMD CPU"  # make course again, on one machine
+    (executed / "timings.json").write_text(json.dumps(timings), encoding="utf-8")
+    assert guide.guide(executed) == ["GUIDE.md"]
+    assert "on **AMD CPU**" in guide_file.read_text(encoding="utf-8")

@@ -16,7 +16,11 @@ from jupyter_server.utils import import_item
 
 from helpers.course import paths
 from helpers.course.paths import ROOT
-from helpers.course.setup import git, lab
+from helpers.course.setup import contents, git, lab
+
+# Every test here writes the course's JupyterLab settings (build/lab-config) or starts a server
+# that reads them: one worker runs them all, one after another (make test's --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("lab-settings")
 
 
 def free_port() -> int:
@@ -25,9 +29,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+LAST_SESSION = {
+    "data": {
+        "layout-restorer:data": {
+            "main": {"dock": {"type": "tab-area", "currentIndex": 0, "widgets": [
+                "notebook:notebooks/day01_hardware.ipynb", "notebook:notebooks/day02_devices.ipynb",
+            ]}, "current": "notebook:notebooks/day02_devices.ipynb"},
+            "left": {"collapsed": False, "visible": True, "current": "filebrowser"},
+            "relativeSizes": [0.3, 0.7, 0],
+        },
+        "notebook:notebooks/day01_hardware.ipynb": {
+            "data": {"path": "notebooks/day01_hardware.ipynb", "factory": "Notebook"}
+        },
+        "notebook:notebooks/day02_devices.ipynb": {
+            "data": {"path": "notebooks/day02_devices.ipynb", "factory": "Notebook"}
+        },
+        "file-browser-filebrowser:cwd": {"path": "notebooks"},
+    },
+    "metadata": {"id": "default"},
+}  # fmt: skip
+"""A workspace as JupyterLab leaves it after a session with two lessons open."""
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(180)
 def test_lab_serves_the_course(tmp_path):
+    """JupyterLab on the course: day 0 first, the course's settings, a lesson as its kernel will
+    see it (so it opens unmodified), and the panels of the last session without its lessons."""
+    workspace = lab.workspace_file(tmp_path / "workspaces")
+    workspace.parent.mkdir()
+    workspace.write_text(json.dumps(LAST_SESSION), encoding="utf-8")
     port, token = free_port(), "course-test-token"
     command = [
         sys.executable, "-m", "helpers", "lab", "--no-browser", f"--port={port}",
@@ -70,8 +101,21 @@ def test_lab_serves_the_course(tmp_path):
         assert '"news": {"disabled": true}' in html  # no "get Jupyter news?" pop-up
         browser = get("/lab/api/settings/@jupyterlab/filebrowser-extension:browser")
         assert browser["schema"]["properties"]["showLastModifiedColumn"]["default"] is False
-        layout = get("/lab/api/workspaces/default")["data"]["layout-restorer:data"]
-        assert layout["relativeSizes"][0] > 0.2  # the first layout, from the folder given
+        saved = get("/lab/api/workspaces/default")["data"]
+        assert saved["layout-restorer:data"]["relativeSizes"] == [0.3, 0.7, 0]  # the panels kept
+        assert "main" not in saved["layout-restorer:data"]  # no lesson of the last session
+        assert [key for key in saved if key.startswith("notebook:")] == []
+        shortcuts = get("/lab/api/settings/@jupyterlab/shortcuts-extension:shortcuts")
+        slide_keys = shortcuts["schema"]["properties"]["shortcuts"]["default"]
+        assert {"command": "deck:stop", "keys": ["Escape"], "selector": lab.NOTHING_FOCUSED} in (
+            slide_keys
+        )
+        styles = get("/lab/api/settings/@deathbeds/jupyterlab-fonts:fonts")
+        assert styles["schema"]["properties"]["styles"]["default"] == lab.KNOB_SLIDES
+        lesson = get("/api/contents/notebooks/day01_hardware.ipynb")["content"]
+        assert lesson["metadata"]["language_info"] == contents.kernel_language_info()
+        on_disk = json.loads((ROOT / "notebooks" / "day01_hardware.ipynb").read_text("utf-8"))
+        assert lesson["cells"][0]["source"] == "".join(on_disk["cells"][0]["source"])
     finally:
         server.send_signal(signal.SIGINT if os.name != "nt" else signal.CTRL_C_EVENT)
         try:
@@ -94,6 +138,8 @@ def test_lab_command_names_each_option_once_and_keeps_jupyter_s_own_settings(tmp
     assert "--LabApp.news_url=None" in argv
     hook = next(a for a in argv if a.startswith("--FileContentsManager.post_save_hook="))
     assert import_item(hook.split("=", 1)[1]) is git.after_save  # JupyterLab imports it by name
+    manager = next(a for a in argv if a.startswith("--ServerApp.contents_manager_class="))
+    assert import_item(manager.split("=", 1)[1]) is contents.CourseContents
     config = env["JUPYTER_CONFIG_PATH"].split(os.pathsep)[0]
     overrides = json.loads(
         (paths.LAB_CONFIG / "labconfig" / "default_setting_overrides.json").read_text(
@@ -114,6 +160,35 @@ def test_the_first_layout_is_written_once(tmp_path):
     written.write_text('{"data": {}, "metadata": {"id": "default"}}', encoding="utf-8")
     assert lab.write_first_layout(tmp_path) is None  # the learner's layout from then on
     assert "relativeSizes" not in written.read_text(encoding="utf-8")
+
+
+def test_the_lessons_open_last_time_are_forgotten_and_the_panels_kept(tmp_path):
+    assert lab.forget_open_documents(tmp_path) == []  # no workspace yet: nothing to do
+    target = lab.workspace_file(tmp_path)
+    target.write_text(json.dumps(LAST_SESSION), encoding="utf-8")
+    dropped = lab.forget_open_documents(tmp_path)
+    assert sorted(dropped) == [
+        "layout-restorer:data/main",
+        "notebook:notebooks/day01_hardware.ipynb",
+        "notebook:notebooks/day02_devices.ipynb",
+    ]
+    kept = json.loads(target.read_text(encoding="utf-8"))
+    layout = LAST_SESSION["data"]["layout-restorer:data"]
+    assert kept["data"]["layout-restorer:data"] == {k: layout[k] for k in ("left", "relativeSizes")}
+    assert kept["data"]["file-browser-filebrowser:cwd"] == {"path": "notebooks"}
+    assert lab.forget_open_documents(tmp_path) == []  # nothing more to forget
+    target.write_text("{not json", encoding="utf-8")
+    assert lab.forget_open_documents(tmp_path) == []  # JupyterLab replaces a broken one
+    assert target.read_text(encoding="utf-8") == "{not json"
+
+
+def test_a_notebook_reads_as_the_course_kernel_reports_it():
+    info = contents.kernel_language_info()
+    assert info["name"] == "python" and info["version"] == ".".join(map(str, sys.version_info[:3]))
+    lesson = {"metadata": {"kernelspec": {"name": "python3"}, "language_info": {"name": "python"}}}
+    assert contents.as_the_kernel_reports(lesson)["metadata"]["language_info"] == info
+    other = {"metadata": {"kernelspec": {"name": "ir"}, "language_info": {"name": "R"}}}
+    assert contents.as_the_kernel_reports(other)["metadata"]["language_info"] == {"name": "R"}
 
 
 # -- the Chinese edition: JupyterLab's own interface --------------------------------------------

@@ -17,6 +17,7 @@ from helpers.course.grading import sandbox
 from helpers.course.homework.markers import parse
 from helpers.course.homework.release import release_text, student_path
 from helpers.course.notebooks.execute import execute, problems, shown
+from helpers.course.notebooks.html import export, remote_requests
 from tests.test_portability import chinese_windows
 
 ROOT = paths.ROOT
@@ -37,7 +38,8 @@ def test_the_course_has_notebooks():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
 def test_notebook_runs_cleanly_in_fast_mode(path):
     """Every lesson, with a fixture receipt of two GPUs in COURSE_RECEIPTS: the lessons that read
-    receipts show its figures beside this machine's (``make course`` runs them without one)."""
+    receipts show its figures beside this machine's (``make course`` runs them without one). Its
+    HTML copy, as ``make course`` writes it, requests nothing from another host."""
     # One thread per kernel: two kernels side by side on two cores would otherwise oversubscribe.
     env = {"OMP_NUM_THREADS": "1", "COURSE_RECEIPTS": str(RECEIPT.parent)}
     if path.name in STARTS_PROCESSES:  # as macOS and Windows run it (make course forks)
@@ -45,6 +47,7 @@ def test_notebook_runs_cleanly_in_fast_mode(path):
     run = execute(path, fast=True, cell_timeout=180, env=env)
     assert run.error is None, f"with {env}: {run.error}"
     assert problems(run.notebook) == []
+    assert remote_requests(export(run.notebook)) == []
     code = "".join(c.source for c in run.notebook.cells if c.cell_type == "code")
     if "beside_receipt(" in code:
         assert f"**{narration.receipt_label(receipts.load(RECEIPT))}**" in "\n".join(

@@ -167,6 +167,17 @@ def guide(args: argparse.Namespace) -> int:
     return 1 if args.check and changed else 0
 
 
+def vendor(args: argparse.Namespace) -> int:
+    from helpers.course.notebooks.html import RENDERER_PACKAGE, vendor
+
+    try:
+        written = vendor()
+    except RuntimeError as err:
+        return _error(str(err))
+    print(f"{RENDERER_PACKAGE}: {_shown(written)}")
+    return 0
+
+
 def translate(args: argparse.Namespace) -> int:
     from helpers.course.notebooks import translate
 
@@ -282,6 +293,8 @@ def _run_commands(command) -> None:
     sub.add_argument("--fast", action="store_true", help="use fast mode (small sizes)")
     sub.add_argument("--out", type=Path, default=None, help="output folder (build/course)")
     sub.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks")
+
+    command(vendor, "fetch the HTML copies' widget renderer from the npm registry (maintainers)")
 
     sub = command(gpu_check, "measure the lessons on an NVIDIA GPU (the course's GPU reference)")
     sub.add_argument("--out", type=Path, required=True, help="folder for gpu_reference.json")

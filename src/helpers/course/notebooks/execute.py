@@ -2,7 +2,8 @@
 
 Each notebook runs top to bottom in a fresh kernel, in its own folder, with ``COURSE_FAST`` set for
 the mode asked for. ``make course`` writes the executed copies and an HTML copy of each into
-``build/course/`` so an instructor can pre-run the course on the room's machine.
+``build/course/`` so an instructor can pre-run the course on the room's machine; the HTML copies
+work offline (:mod:`.html`).
 """
 
 from __future__ import annotations
@@ -203,10 +204,9 @@ def execute(
 
 
 def _html(nb: nbformat.NotebookNode) -> str:
-    from nbconvert import HTMLExporter
+    from helpers.course.notebooks.html import export
 
-    body, _ = HTMLExporter().from_notebook_node(nb)
-    return body
+    return export(nb)
 
 
 def _keep(run: Run, path: Path, out: Path) -> tuple[str, dict]:
@@ -239,14 +239,17 @@ def _keep(run: Run, path: Path, out: Path) -> tuple[str, dict]:
 
 def _write_timings(file: Path, mode: str, timings: dict) -> None:
     """``timings.json``, merged with the earlier runs of the same mode (so that running a few
-    notebooks keeps the others' times)."""
+    notebooks keeps the others' times). Each notebook's entry names the machine that ran it (an
+    earlier run may have been on another); ``machine`` is this run's."""
+    from helpers.hardware import card_line
+
+    machine = card_line(lang="en")
+    timings = {name: {**entry, "machine": machine} for name, entry in timings.items()}
     if file.is_file():
         earlier = json.loads(file.read_text(encoding="utf-8"))
         if earlier.get("mode") == mode:
             timings = {**earlier.get("notebooks", {}), **timings}
-    from helpers.hardware import card_line
-
-    record = {"mode": mode, "machine": card_line(lang="en"), "notebooks": timings}
+    record = {"mode": mode, "machine": machine, "notebooks": timings}
     file.write_text(json.dumps(record, indent=2), encoding="utf-8")
 
 

@@ -9,7 +9,8 @@ For every lesson it writes, between the ``day-plans:start`` and ``day-plans:end`
   words, its lines of code, its run time in the executed copy, its predict-then-run questions);
 * discussion prompts: the lesson's own predict-then-run questions (cells tagged ``predict``);
 * the results to expect: the first findings of each section as the executed copy printed them,
-  labelled with the machine that ran it (``timings.json``), and, where the course has one, the GPU
+  all from one machine's run, named once above the plans (``timings.json`` says which machine ran
+  each lesson; copies from several machines are refused), and, where the course has one, the GPU
   reference measured on a real GPU.
 
 Nothing here is typed by hand: run ``make course`` on the room's machine, then this command.
@@ -29,6 +30,10 @@ from helpers.course import paths
 from helpers.i18n import N_
 
 START, END = "<!-- day-plans:start -->", "<!-- day-plans:end -->"
+RESULTS_FROM = (
+    "Every *result to expect* below comes from one run of `make course`, on **{machine}**: "
+    "the room's machine prints its own.\n"
+)
 LESSON_MINUTES, OPENING, CLOSING = 90, 5, 10
 CLOSING_HEADINGS = ("Summary", "Homework", "Glossary")
 
@@ -108,7 +113,7 @@ def plan(parts: list[Section]) -> list[tuple[int, int, str]]:
     return rows
 
 
-def day_plan(executed, machine: str) -> str:
+def day_plan(executed) -> str:
     """The guide's Markdown for one executed lesson."""
     course = executed.metadata["course"]
     parts = sections(executed)
@@ -123,7 +128,7 @@ def day_plan(executed, machine: str) -> str:
     if questions:
         lines += ["", "Discussion prompts (the lesson's predict-then-run questions):", ""]
         lines += [f"- {q}" for q in questions[:3]]
-    lines += ["", f"Results to expect (`make course` on {machine}):", ""]
+    lines += ["", "Results to expect:", ""]
     for part in parts:
         if part.findings:
             first = part.findings[0]
@@ -142,13 +147,26 @@ def guide(executed: Path | None = None, *, check: bool = False) -> list[str]:
     info = json.loads(timings.read_text(encoding="utf-8"))
     if info.get("mode") != "full":
         raise ValueError(f"{timings} holds {info.get('mode')}-mode runs; run `make course`.")
-    machine = info.get("machine", N_("this machine"))
-    plans = []
+    plans, ran = [], {}
     for lesson in paths.lessons():
-        copy = executed / lesson.relative_to(paths.ROOT)
+        relative = lesson.relative_to(paths.ROOT)
+        copy = executed / relative
         if not copy.is_file():
             raise FileNotFoundError(f"No executed copy of {lesson.name} in {executed}.")
-        plans.append(day_plan(nbformat.read(copy, as_version=4), machine))
+        entry = info.get("notebooks", {}).get(relative.as_posix(), {})
+        ran.setdefault(entry.get("machine", info.get("machine", N_("this machine"))), []).append(
+            lesson.name
+        )
+        plans.append(day_plan(nbformat.read(copy, as_version=4)))
+    if len(ran) > 1:
+        where = "; ".join(f"{', '.join(names)} on {machine}" for machine, names in ran.items())
+        raise ValueError(
+            f"The executed lessons in {executed} come from {len(ran)} machines ({where}): the "
+            "guide's results must be one machine's. Run `make course` on the room's machine "
+            "(every lesson), then this command."
+        )
+    (machine,) = ran
+    plans.insert(0, RESULTS_FROM.format(machine=machine))
     text = paths.GUIDE.read_text(encoding="utf-8")
     if START not in text or END not in text:
         raise ValueError(f"{paths.GUIDE} needs the markers {START} and {END}")

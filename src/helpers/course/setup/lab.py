@@ -15,7 +15,11 @@ What it sets, and why:
   shows widgets as text and saves the lesson first);
 * the file browser is wide enough for the lessons' names and shows names only (no date column):
   a first layout is written into the course's own workspace folder (``build/``), and JupyterLab
-  remembers any change made to it from then on;
+  remembers any change made to it from then on, except the documents that were open: it opens
+  the one lesson it starts on, not every lesson of the last session, each with its kernel;
+* a lesson opens unmodified (:mod:`helpers.course.setup.contents`), so autosave leaves it alone;
+* on the slides (jupyterlab-slideshow), a knob's slide shows its controls and result without the
+  cell's code, and Space, the arrows and Esc work after pressing a button too;
 * after every save, :func:`helpers.course.setup.git.after_save` keeps a lesson saved with
   outputs from being listed by ``git status`` (the git filter keeps outputs out of commits).
 
@@ -37,11 +41,43 @@ from pathlib import Path
 from helpers.course import paths
 from helpers.i18n import _
 
+PRESENTING = "body[data-jp-deck-mode='presenting']"
+"""The page while jupyterlab-slideshow presents a notebook as slides."""
+NOTHING_FOCUSED = f"{PRESENTING}:not(:focus-within)"
+"""...with the focus on no element: where it lands when a pressed button disables itself (a knob's
+*run* while it runs), outside the elements the extension's own keys listen on."""
+
+FORWARD, BACK = (
+    {"direction": "down", "alternate": "forward"},
+    {"direction": "up", "alternate": "back"},
+)
+SLIDE_KEYS = [
+    {"command": "deck:stop", "keys": ["Escape"]},
+    {"command": "deck:go", "keys": ["Space"], "args": FORWARD},
+    {"command": "deck:go", "keys": ["Shift Space"], "args": BACK},
+    {"command": "deck:forward", "keys": ["ArrowRight"]},
+    {"command": "deck:back", "keys": ["ArrowLeft"]},
+    {"command": "deck:up", "keys": ["ArrowUp"]},
+    {"command": "deck:down", "keys": ["ArrowDown"]},
+]
+"""The slides' keys (as jupyterlab-slideshow binds them), also where the focus is on no element,
+so that Space, the arrows and Esc still work after pressing a button on a slide."""
+
+KNOB_SLIDES = {
+    # a knob's code stays in the notebook; its slide shows the controls and the result
+    f"{PRESENTING} .jp-Cell:has(.course-knob) .jp-Cell-inputWrapper": {"display": "none"},
+}
+"""Styles for the slides (global styles of jupyterlab-fonts, which jupyterlab-slideshow brings)."""
+
 DEFAULT_SETTINGS = {
     # names only: with the "last modified" column, lesson names are cut off at the default width
     "@jupyterlab/filebrowser-extension:browser": {"showLastModifiedColumn": False},
     # never ask whether to fetch news (the server below does not fetch any either)
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
+    "@jupyterlab/shortcuts-extension:shortcuts": {
+        "shortcuts": [{**key, "selector": NOTHING_FOCUSED} for key in SLIDE_KEYS]
+    },
+    "@deathbeds/jupyterlab-fonts:fonts": {"styles": KNOB_SLIDES},
 }
 
 
@@ -92,12 +128,43 @@ def start() -> str:
     return (translated if translated.is_file() else first).relative_to(paths.ROOT).as_posix()
 
 
-def write_first_layout(folder: Path) -> Path | None:
-    """Write JupyterLab's default workspace into ``folder`` unless one is there already."""
+def workspace_file(folder: Path) -> Path:
+    """The file of JupyterLab's default workspace in ``folder``."""
     # the file name jupyterlab_server gives the workspace "default" (its slugify; a test checks
     # that JupyterLab reads this file); importing it here would cost make lab two seconds
     signature = hashlib.sha256(b"default").hexdigest()[:4]
-    target = folder / f"default-{signature}.jupyterlab-workspace"
+    return folder / f"default-{signature}.jupyterlab-workspace"
+
+
+def _a_document(state) -> bool:
+    """Whether a workspace entry reopens a document: ``{"data": {"path": ..., "factory": ...}}``."""
+    data = state.get("data") if isinstance(state, dict) else None
+    return isinstance(data, dict) and "path" in data and "factory" in data
+
+
+def forget_open_documents(folder: Path) -> list[str]:
+    """Drop, from the default workspace in ``folder``, the documents open when JupyterLab last
+    stopped (the layout of the panels stays); returns their entries. Without it, every lesson
+    opened in earlier sessions opens again, each starting its kernel."""
+    target = workspace_file(folder)
+    try:
+        workspace = json.loads(target.read_text(encoding="utf-8"))
+        data = workspace["data"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []  # none yet, or one JupyterLab will replace
+    dropped = [key for key, state in data.items() if _a_document(state)]
+    layout = data.get("layout-restorer:data")
+    if isinstance(layout, dict) and layout.pop("main", None) is not None:
+        dropped.append("layout-restorer:data/main")
+    if dropped:
+        workspace["data"] = {k: v for k, v in data.items() if k not in dropped}
+        target.write_text(json.dumps(workspace, indent=2) + "\n", encoding="utf-8")
+    return dropped
+
+
+def write_first_layout(folder: Path) -> Path | None:
+    """Write JupyterLab's default workspace into ``folder`` unless one is there already."""
+    target = workspace_file(folder)
     if target.exists():
         return None
     folder.mkdir(parents=True, exist_ok=True)
@@ -138,7 +205,7 @@ def command(extra: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
     extra = list(extra or [])
     given = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in extra if "=" in a}
     workspaces = Path(given.get("--LabApp.workspaces_dir", paths.LAB_WORKSPACES))
-    write_first_layout(workspaces)
+    write_first_layout(workspaces) or forget_open_documents(workspaces)
     course = {
         "--ServerApp.root_dir": str(paths.ROOT),
         "--LabApp.default_url": f"/lab/tree/{start()}",
@@ -146,6 +213,7 @@ def command(extra: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
         "--LabApp.check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
         "--LabApp.workspaces_dir": str(workspaces),
         "--FileContentsManager.post_save_hook": "helpers.course.setup.git.after_save",
+        "--ServerApp.contents_manager_class": "helpers.course.setup.contents.CourseContents",
     }
     options = [f"{key}={value}" for key, value in course.items() if key not in given]
     env = dict(os.environ)
