@@ -11,7 +11,9 @@ line, read by :func:`helpers.data.load_poems`. Every character is a token:
   ``T x T`` scores are visible, layer norm, a 4x wide MLP with GELU), a last layer norm and the
   output layer, one score per character of the vocabulary. Its sizes are a :class:`Shape`;
 * :func:`flops_per_token` counts the arithmetic of one training token (forward and backward), the
-  numerator of model FLOP utilisation; :func:`generate` writes new text, character by character.
+  numerator of model FLOP utilisation; :func:`generate` writes new text, character by character;
+  :func:`frequency_loss` is the loss of a model that knows only how common each character is,
+  the bar a model must pass to show it uses the context.
 
 >>> vocab = Vocabulary("白日依山尽，黄河入海流。\\n")
 >>> vocab.decode(vocab.encode("黄河")), len(vocab)
@@ -50,9 +52,9 @@ class Vocabulary:
     def encode(self, text: str) -> torch.Tensor:
         """The token numbers of ``text`` (int64); a character not in the vocabulary is an error
         that names it."""
-        unknown = sorted(set(text) - set(self.index))
+        unknown = "".join(dict.fromkeys(c for c in text if c not in self.index))
         if unknown:
-            raise ValueError(f"characters not in the vocabulary: {''.join(unknown[:10])!r}")
+            raise ValueError(f"characters not in the vocabulary: {unknown[:10]!r}")
         return torch.tensor([self.index[c] for c in text], dtype=torch.int64)
 
     def decode(self, tokens) -> str:
@@ -162,13 +164,25 @@ def parameters(shape: Shape) -> int:
 
 def flops_per_token(shape: Shape) -> int:
     """Floating-point operations to train on one token, forward and backward: 6 per weight of a
-    matrix product (2 forward, 4 backward), ``12 * layers * width * d`` weights in the blocks and
+    matrix product (2 forward, 4 backward), ``12 * layers * width**2`` weights in the blocks and
     ``width * vocab`` in the output layer, plus the attention scores and their weighted sum,
     ``12 * layers * context * width`` (the whole ``T x T`` square is computed, then masked).
     Embeddings are looked up, not multiplied; norms, GELU and softmax are left out (a few per
     cent), as model FLOP utilisation usually counts."""
     d, t, layers = shape.width, shape.context, shape.layers
     return 6 * (12 * layers * d * d + d * shape.vocab) + 12 * layers * t * d
+
+
+def frequency_loss(tokens: torch.Tensor) -> float:
+    """The cross-entropy (nats per character) of predicting every character of ``tokens`` by how
+    common it is in them, ignoring what comes before: the entropy of the characters' frequencies.
+
+    >>> round(frequency_loss(torch.tensor([0, 0, 1, 1])), 4)  # two characters, equally common
+    0.6931
+    """
+    counts = torch.bincount(tokens.flatten().cpu()).double()
+    shares = counts[counts > 0] / counts.sum()
+    return float(-(shares * shares.log()).sum())
 
 
 @torch.no_grad()

@@ -29,6 +29,9 @@ def prediction_line(*, predicted: int, measured: int) -> str:
         "off": abs(predicted - measured) / measured,
     }
     head = _("The shapes predict **{predicted:,.1f} MB**; autograd kept **{measured:,.1f} MB**")
+    if predicted == measured:
+        return (head + _(": to the byte, so the list of what each operation keeps is the whole "
+                         "story.")).format(**said)  # fmt: skip
     if said["off"] <= AGREE:
         return (
             head
@@ -138,31 +141,35 @@ def allocator_line(*, peak: int | None, kept: int, snapshot) -> str:
 
 # --- Section 6: training, and a sample ----------------------------------------------------------
 
-LEARNED = 0.5
-"""A training that lowered the loss by at least this (in nats per character) learned something
-a sample can show; less is noise or barely a start."""
+MARGIN = 0.1
+"""A loss this far (nats per character) below the characters' frequency loss
+(:func:`helpers.charlm.frequency_loss`) shows the model uses the context; within it, the model
+has learned no more than how common each character is."""
 
 
 def training_line(
-    *, start: float, end: float, steps: int, tokens: int, seconds: float, lever: str
-) -> str:
-    """What the last training did, and whether the sample below should show it
-    (:data:`LEARNED`)."""
-    said = {
-        "start": start,
-        "end": end,
-        "steps": steps,
-        "tokens": tokens,
-        "seconds": seconds,
-        "lever": word(lever),
-    }
+    *, start: float, end: float, frequencies: float, steps: int, tokens: int, seconds: float,
+    lever: str,
+) -> str:  # fmt: skip
+    """What the last training did, against ``frequencies``, the loss of a model that knows only
+    how common each character is (:data:`MARGIN`)."""
+    said = {"start": start, "end": end, "steps": steps, "tokens": tokens, "seconds": seconds,
+            "lever": word(lever), "frequencies": frequencies}  # fmt: skip
     head = _(
         "Trained {steps} steps ({tokens:,} characters) in {seconds:.1f} s with the ladder's "
         "last kept rung (**{lever}**): the loss fell from {start:.2f} to **{end:.2f}**"
     )
-    if start - end >= LEARNED:
-        return (head + _(". It learned: the sample below should show it.")).format(**said)
-    return (
-        head
-        + _(", barely: too short a training for the sample to show much (full mode trains longer).")
-    ).format(**said)
+    if end < frequencies - MARGIN:
+        tail = _(
+            ", below {frequencies:.2f}, the loss of knowing only how common each character is: "
+            "it uses the characters before, and the sample below should show it."
+        )
+    elif end < start - MARGIN:
+        tail = _(
+            ", not below {frequencies:.2f}, the loss of knowing only how common each character "
+            "is: it has learned which characters are common, not yet what follows what (full "
+            "mode trains longer)."
+        )
+    else:
+        tail = _(": it has barely started (full mode trains longer).")
+    return (head + tail).format(**said)

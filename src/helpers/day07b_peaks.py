@@ -6,7 +6,7 @@ and a GPU's ladder from a receipt, in the course's language; sections 1 and 2 sp
 :mod:`helpers.roofline`; the rules are here, with their thresholds as constants: what a model FLOP
 utilisation says (:data:`LOW_MFU`, :data:`GOOD_MFU`).
 
->>> mfu_line("fp32", kind="fp32", achieved=1e9, peak=50e9, fp32_peak=50e9).split(": ")[-1]
+>>> mfu_line("fp32", kind="fp32", achieved=1e9, peak=50e9, fp32_peak=50e9).split("): ")[-1]
 'the products are a small part of the step: overhead and memory traffic take the rest.'
 """
 
@@ -48,7 +48,7 @@ def mfu_line(
             "peak measured on this device."
         ).format(**said)
     share = achieved / peak
-    said |= {"share": share, "peak": peak / 1e12}
+    said |= {"share": percent(share), "peak": peak / 1e12}
     if share < LOW_MFU:
         verdict = _(
             "the products are a small part of the step: overhead and memory traffic take the rest"
@@ -61,19 +61,24 @@ def mfu_line(
     else:
         verdict = _("as busy as the training of large models gets")
     line = _(
-        "**{lever}** ({kind}): {achieved:.3g} TFLOP/s of model arithmetic, **{share:.1%}** "
+        "**{lever}** ({kind}): {achieved:.3g} TFLOP/s of model arithmetic, **{share}** "
         "of the measured {kind} peak ({peak:.3g} TFLOP/s): {verdict}."
     ).format(verdict=verdict, **said)
     if sheet:
-        line += " " + _("Against the datasheet's {kind} peak: {sheet_share:.1%}.").format(
-            kind=kind, sheet_share=achieved / sheet
+        line += " " + _("Against the datasheet's {kind} peak: {sheet_share}.").format(
+            kind=kind, sheet_share=percent(achieved / sheet)
         )
     if kind != "fp32" and fp32_peak:
         line += " " + _(
-            "Against the float32 peak it would read {wrong:.1%}: the wrong peak "
+            "Against the float32 peak it would read {wrong}: the wrong peak "
             "makes it look {times:.1f}× better than it is."
-        ).format(wrong=achieved / fp32_peak, times=peak / fp32_peak)
+        ).format(wrong=percent(achieved / fp32_peak), times=peak / fp32_peak)
     return line
+
+
+def percent(share: float) -> str:
+    """A share as a percentage with two significant digits: ``'12%'``, ``'0.034%'``."""
+    return f"{share * 100:.0f}%" if share >= 0.995 else f"{share * 100:.2g}%"
 
 
 def regime_line(work, roof) -> str:

@@ -63,7 +63,9 @@ def relative(a: list[float], b: list[float]) -> float:
 class Rung:
     """One lever on this device: whether it applied (``why_not``), and if it did, its setup, the
     speed-up over the last kept rung round by round, its median seconds per call and tokens per
-    second, the loss check, whether it was kept, its first calls' seconds (compiling, if any),
+    second, and the kept rung's tokens per second in the same rounds (``before_tokens_per_s``:
+    rungs measured in different comparisons meet different moments of a busy machine), the loss
+    check, whether it was kept, its first calls' seconds (compiling, if any),
     the bytes autograd keeps for one step (eager, :mod:`helpers.activations`) and, on CUDA, the
     step's peak allocated bytes (``None`` elsewhere)."""
 
@@ -73,6 +75,7 @@ class Rung:
     speedup: Measurement | None = None
     seconds: float | None = None
     tokens_per_s: float | None = None
+    before_tokens_per_s: float | None = None
     fall: Fall | None = None
     kept: bool = False
     first_step_s: float | None = None
@@ -233,17 +236,18 @@ class Ladder:
             )
         speedup = found.ratios("before", lever)
         seconds = found.measurements[lever].median
+        before = self.tokens_per_call / found.measurements["before"].median
         kept = self.keep(speedup, fall)
         rung = Rung(
             lever,
-            None,
-            setup,
-            speedup,
-            seconds,
-            self.tokens_per_call / seconds,
-            fall,
-            kept,
-            first,
+            setup=setup,
+            speedup=speedup,
+            seconds=seconds,
+            tokens_per_s=self.tokens_per_call / seconds,
+            before_tokens_per_s=before,
+            fall=fall,
+            kept=kept,
+            first_step_s=first,
             **self.memory(trainer),
         )
         if kept:

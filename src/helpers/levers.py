@@ -77,6 +77,16 @@ def pull(lever: str, setup: Setup, *, device: torch.device, factor: int) -> Setu
     return dataclasses.replace(setup, **changes[lever])
 
 
+def fused_adamw(device: torch.device) -> bool:
+    """Whether this PyTorch has a fused AdamW for ``device``'s type (CUDA, CPU and MPS in recent
+    releases), asked without allocating on the device."""
+    try:
+        from torch.utils._foreach_utils import _get_fused_kernels_supported_devices
+    except ImportError:  # a private helper: an older or newer PyTorch may lack it
+        return device.type in ("cuda", "cpu")
+    return device.type in _get_fused_kernels_supported_devices()
+
+
 def why_not(lever: str, device: torch.device, *, compile: bool, autotune: bool) -> str | None:
     """Why ``lever`` does not apply on ``device`` (a reason's name), or ``None`` when it does.
     ``compile``/``autotune``: whether compiling, and autotuning, may be tried in this run."""
@@ -84,11 +94,8 @@ def why_not(lever: str, device: torch.device, *, compile: bool, autotune: bool) 
 
     if lever == "TF32" and not tf32_changes_bits(device):
         return N_("TF32 changes nothing here")
-    if lever == "fused AdamW":
-        try:
-            torch.optim.AdamW([torch.zeros(1, device=device, requires_grad=True)], fused=True)
-        except (RuntimeError, ValueError):
-            return N_("no fused AdamW for this device")
+    if lever == "fused AdamW" and not fused_adamw(device):
+        return N_("no fused AdamW for this device")
     if lever in ("CUDA graphs", "max-autotune") and device.type != "cuda":
         return N_("needs an NVIDIA GPU")
     if lever in COMPILE_MODES and not compile:
