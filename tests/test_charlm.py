@@ -99,7 +99,8 @@ def test_recomputing_blocks_gives_the_same_loss_and_gradients():
     plain = [p.grad.clone() for p in model.parameters()]
     model.zero_grad()
     charlm.loss_of(model, x, y, recompute=True).backward()
-    assert all(torch.allclose(g, p.grad, atol=1e-6) for g, p in zip(plain, model.parameters()))
+    pairs = zip(plain, model.parameters(), strict=True)
+    assert all(torch.allclose(g, p.grad, atol=1e-6) for g, p in pairs)
 
 
 def test_generate_continues_the_prompt_reproducibly():
