@@ -223,7 +223,7 @@ class Sizes:
     day07b_compile:          bool   = knob(True,                    False)
     day07b_matmul_n:         ByKind = knob({"cpu": 1024, "gpu": 8192}, {"cpu": 512, "gpu": 2048})
     day07b_budget:           int    = knob(64 * 2**20,              16 * 2**20)
-    day07b_train_steps:      int    = knob(500,                     40)
+    day07b_train_steps:      int    = knob(400,                     40)
     day07b_sample_chars:     int    = knob(120,                     60)
     # The receipt and gpu-check (python -m helpers receipt; they also use the days' knobs above):
     # the largest matrix product (n x n, by device kind), the small kernels captured in one CUDA

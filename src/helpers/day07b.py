@@ -32,26 +32,18 @@ NAMES = (
     N_("× the rung before"),
     N_("middle half of the rounds"),
     N_("kept"),
-    N_("loss check"),
     N_("kept for backward (MB)"),
     N_("peak allocated (MB)"),
     N_("yes"),
     N_("no"),
     N_("measured peak (TFLOP/s)"),
     N_("datasheet (TFLOP/s)"),
-    N_("model TFLOP/s"),
-    N_("MFU, right peak"),
-    N_("MFU, float32 peak"),
     N_("faster"),
     N_("slower"),
     N_("no clear difference"),
 )
 """The names the lesson's tables use: English in the data, shown in the course's language by
 :func:`helpers.show.localised` and :func:`helpers.i18n.word`."""
-
-
-def megabytes(value: float | None) -> str:
-    return _("not measured") if value is None else f"{value / 1e6:,.1f}"
 
 
 # --- Section 2: the lever ladder ----------------------------------------------------------------
