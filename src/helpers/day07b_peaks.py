@@ -18,12 +18,14 @@ from helpers import receipts
 from helpers.i18n import _, word
 from helpers.narration import Beside, heading, receipt_label
 from helpers.receipts import Shelf
+from helpers.roofline import ROOF_SHARE
 
 # --- Section 3: the right peak ------------------------------------------------------------------
 
-LOW_MFU = 0.05
+LOW_MFU = ROOF_SHARE
 """Below this share of the right peak, the products are a small part of the step: overhead and
-memory traffic take the rest."""
+memory traffic take the rest (the roofline's own rule: arithmetic at the peak would take less than
+a quarter of the time, :data:`helpers.roofline.ROOF_SHARE`)."""
 GOOD_MFU = 0.4
 """From this share on, a step keeps the arithmetic units as busy as large models' training does
 (published runs report 40 to 60 % of the bfloat16 peak)."""
