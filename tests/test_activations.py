@@ -35,6 +35,7 @@ def test_the_kinds_of_a_lesson_step_in_the_shapes_letters():
     assert kinds.loc[("B×h×T×T", "float32"), "bytes"] == 2 * 4 * b * h * t * t
     assert kinds.loc[("B×T×V", "float32"), "bytes"] == 4 * b * t * v
     assert kinds.loc[("B×T", "int64"), "count"] == 2  # tokens and targets
+    assert kinds.loc[("loss", "float32"), "bytes"] == 4
     assert kinds["bytes"].sum() == activations.predict(LESSON, 4)
 
 

@@ -121,7 +121,7 @@ def kinds(found: list[Saved], shape: Shape, batch: int) -> pd.DataFrame:
         b * t * v: "B×T×V",
         b * t: "B×T",
         t: "T",
-        1: "1",
+        1: N_("loss"),
     }
     rows = []
     for s in found:
