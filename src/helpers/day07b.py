@@ -33,6 +33,7 @@ NAMES = (
     N_("middle half of the rounds"),
     N_("kept"),
     N_("kept for backward (MB)"),
+    N_("count"),
     N_("peak allocated (MB)"),
     N_("yes"),
     N_("no"),
