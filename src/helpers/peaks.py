@@ -132,7 +132,7 @@ def draw(roofs: dict[str, Roof], points: Sequence[tuple[Workload, str]], *, titl
             color="black",
             lw=1.5,
             ls=STYLES[kind],
-            label=label("roof, {kind}: {peak:,.3g} GFLOP/s").format(
+            label=label("roof, {kind}: {peak:,.4g} GFLOP/s").format(
                 kind=kind, peak=roof.peak_flops / 1e9
             ),
         )
