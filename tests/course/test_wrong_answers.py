@@ -69,7 +69,33 @@ def ones_on_device(rows, cols):
 """
 ONES_ON_CPU = ONES_RIGHT.replace("get_device()", "'cpu'")  # right on a CPU grader, wrong on a GPU
 ONES_FIXED_ONCE = "device = get_device()\n" + ONES_RIGHT.replace("get_device()", "device")
+KEPT_RIGHT = """
+def kept_bytes(batch, context, width, heads, layers, vocab):
+    b, t, d, h, v = batch, context, width, heads, vocab
+    block = 4 * (16 * b * t * d + 4 * b * t + b * h * t * t)
+    after = 4 * (2 * b * t * d + 2 * b * t + b * t * v)
+    return layers * block + after + 8 * (2 * b * t + t) + 4
+"""
+KEPT_NO_ATTENTION = KEPT_RIGHT.replace(" + b * h * t * t", "")  # the T x T weights forgotten
+KEPT_ALL_FLOAT32 = KEPT_RIGHT.replace("8 * (2 * b * t + t)", "4 * (2 * b * t + t)")  # int64 as 4
+# the visible shape's bytes, typed in: passes what a learner sees, not the shapes the grader tries
+KEPT_TYPED = "def kept_bytes(batch, context, width, heads, layers, vocab):\n    return 849156\n"
+CHOOSE_RIGHT = """
+def choose(rungs):
+    return [r["lever"] for r in rungs[1:] if r["why_not"] is None and r["loss_falls"]
+            and r["speedup"] >= 1.05 and r["speedup_q1"] > 1]
+"""
+CHOOSE_EVERY_LEVER = """
+def choose(rungs):
+    return [r["lever"] for r in rungs[1:] if r["why_not"] is None]
+"""
+CHOOSE_MEDIAN_ONLY = """
+def choose(rungs):
+    return [r["lever"] for r in rungs[1:] if r["why_not"] is None and r["speedup"] > 1]
+"""
 RIGHT = {
+    "day07b.kept_bytes": KEPT_RIGHT,
+    "day07b.choose": CHOOSE_RIGHT,
     "day00.device": ONES_RIGHT,
     "day02.predict": PREDICT_RIGHT,
     "day04.preprocessor": PREP_RIGHT,
@@ -84,6 +110,16 @@ RIGHT = {
         ("day02_homework", "day02.predict", PREDICT_TRACKS_GRADIENTS, "without tracking gradients"),
         ("day04_homework", "day04.preprocessor", PREP_NO_CHECK, "must raise a RuntimeError"),
         ("day04_homework", "day04.preprocessor", PREP_VAGUE, "say how to fix it"),
+        (
+            "day07b_homework",
+            "day07b.kept_bytes",
+            KEPT_NO_ATTENTION,
+            "short by exactly the attention",
+        ),
+        ("day07b_homework", "day07b.kept_bytes", KEPT_ALL_FLOAT32, "autograd kept"),
+        ("day07b_homework", "day07b.kept_bytes", KEPT_TYPED, "another shape"),
+        ("day07b_homework", "day07b.choose", CHOOSE_EVERY_LEVER, "30 times slower"),
+        ("day07b_homework", "day07b.choose", CHOOSE_MEDIAN_ONLY, "that is noise"),
     ],
 )
 def test_a_wrong_answer_is_rejected_and_the_right_one_passes(
