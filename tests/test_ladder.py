@@ -30,6 +30,12 @@ def test_each_lever_changes_one_thing_of_the_setup():
     assert base == Setup(batch=8)  # a setup is never changed in place
 
 
+def test_on_a_gpu_before_ampere_16_bits_means_float16_with_loss_scaling(fake_cuda, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda d=None: (7, 5))  # a T4
+    half = levers.pull("16-bit autocast", Setup(batch=8), device=torch.device("cuda"), factor=4)
+    assert half.half == "fp16" and half.number_type == "fp16"
+
+
 def test_on_this_cpu_the_gpu_levers_say_why_they_do_not_apply(monkeypatch):
     def why(lever, **options):
         return levers.why_not(lever, CPU, **({"compile": True, "autotune": True} | options))
