@@ -175,3 +175,17 @@ def test_steps_per_call_must_split_into_larger_batches():
     with pytest.raises(ValueError, match="multiples of 4"):
         ladder.Ladder(SHAPE, torch.arange(100) % 30, CPU, batch=2, factor=4, steps_per_call=2,
                       check_steps=4, repeats=1, keep=lambda s, f: True)  # fmt: skip
+
+
+def test_a_graphed_step_marks_each_iteration_and_hands_back_a_copy(monkeypatch):
+    marks = []
+    monkeypatch.setattr(torch.compiler, "cudagraph_mark_step_begin", lambda: marks.append(1))
+    trainer = Trainer(SHAPE, Setup(batch=4), CPU)
+    batches = levers.cut(torch.arange(200) % 30, 2, 4, 8, seed=0, device=CPU)
+    returned = []
+    trainer.forward = lambda x, y, run=trainer.forward: returned.append(run(x, y)) or returned[-1]
+    loss = trainer.step(*batches[0])
+    assert marks == [] and loss.data_ptr() != returned[-1].data_ptr()  # eager: no mark, a copy
+    trainer.setup = Setup(batch=4, compile="reduce-overhead")  # as on a GPU, without compiling
+    trainer.step(*batches[1])
+    assert marks == [1]

@@ -44,6 +44,8 @@ COMPILE_MODES = {
     "max-autotune": "max-autotune",
 }
 """``torch.compile``'s mode for each compiling lever (max-autotune keeps CUDA graphs too)."""
+GRAPHED = ("reduce-overhead", "max-autotune")
+"""The compile modes that replay CUDA graphs on a GPU."""
 
 
 @dataclass(frozen=True)
@@ -133,14 +135,17 @@ class Trainer:
         self.scaler = torch.amp.GradScaler(self.device.type, enabled=self.setup.half == "fp16")
 
     def step(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        """One training step; the loss, still on the device."""
+        """One training step; the loss, still on the device (a copy: a CUDA graph's replay
+        overwrites its outputs)."""
+        if self.setup.compile in GRAPHED:
+            torch.compiler.cudagraph_mark_step_begin()  # a new iteration: earlier outputs are done
         with precision("high" if self.setup.tf32 else "highest"):
             loss = self.forward(x, y)
             self.optimizer.zero_grad(set_to_none=True)
             self.scaler.scale(loss).backward()
             self.scaler.step(self.optimizer)
             self.scaler.update()
-        return loss.detach()
+        return loss.detach().clone()
 
     def train(self, batches: list[tuple[torch.Tensor, torch.Tensor]]) -> list[float]:
         """One step per batch; the losses, read once at the end."""
