@@ -1,6 +1,7 @@
 """No lesson module imports a module that belongs only to a later day.
 
-A module's day is the first lesson notebook that imports it (``notebooks/dayNN_*.ipynb``);
+A module's day is the first lesson notebook that imports it (``notebooks/dayNN_*.ipynb``, its key
+``NN`` with a letter where there is one: ``07b`` comes after ``07`` and before ``08``);
 modules no lesson imports directly (``models``, ``crossover``...) are shared and have no day, and
 so are the course's plumbing, which every day may use (:data:`SHARED`).
 """
@@ -48,7 +49,7 @@ def notebook_imports(path: Path) -> set[str]:
     return imported(ast.parse("\n".join(lines)))
 
 
-def days_of(notebooks: dict[int, set[str]]) -> dict[str, int]:
+def days_of(notebooks: dict) -> dict:
     """Each module's day: the first day whose notebook imports it."""
     days: dict[str, int] = {}
     for day in sorted(notebooks):
@@ -68,11 +69,11 @@ def later_imports(modules: dict[str, set[str]], days: dict[str, int]) -> list[st
     ]
 
 
-def lesson_notebooks() -> dict[int, set[str]]:
+def lesson_notebooks() -> dict[str, set[str]]:
+    """Each lesson's imports, by its key (``"05"``, ``"07b"``: in teaching order as strings)."""
     found = {}
     for path in sorted((ROOT / "notebooks").glob("day*.ipynb")):
-        day = int(re.match(r"day(\d+)", path.name).group(1))
-        found[day] = notebook_imports(path)
+        found[re.match(r"day(\d\d[a-z]?)_", path.name).group(1)] = notebook_imports(path)
     return found
 
 
@@ -98,8 +99,14 @@ def test_the_rule_finds_a_later_days_import():
 
 def test_the_work_counting_is_day_fives_and_takeoff_day_sixs():
     days = days_of(lesson_notebooks())
-    assert days["helpers.work"] == 5 and days["helpers.takeoff"] == 6
-    assert days["helpers.loops"] == 5 and days["helpers.utilisation"] == 7
+    assert days["helpers.work"] == "05b" and days["helpers.takeoff"] == "06"
+    assert days["helpers.loops"] == "05a" and days["helpers.utilisation"] == "07"
+
+
+def test_a_lettered_lesson_has_its_own_day_between_its_neighbours():
+    days = days_of(lesson_notebooks())
+    assert days["helpers.ladder"] == days["helpers.charlm"] == "07b"
+    assert "07" < days["helpers.ladder"] < "08" and days["helpers.utilisation"] == "07"
 
 
 def test_no_lesson_module_imports_a_later_days_module():

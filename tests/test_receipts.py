@@ -16,13 +16,14 @@ H100, A100S, LAPTOP, M2 = (
     FIXTURES / "cpu" / "laptop.json",
     FIXTURES / "mps" / "m2.json",
 )
+EPYC = FIXTURES / "avx2" / "epyc.json"
 
 
 def payload(path=H100):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("path", [H100, A100S, LAPTOP, M2])
+@pytest.mark.parametrize("path", [H100, A100S, LAPTOP, M2, EPYC])
 def test_the_good_fixtures_are_valid(path):
     assert receipts.validate(payload(path)) == []
 
@@ -212,3 +213,33 @@ def test_a_cpu_receipt_is_picked_when_there_is_no_gpu(tmp_path):
     shutil.copy(LAPTOP, tmp_path)
     shelf = receipts.load_all(tmp_path, reference=None)
     assert shelf.pick().device == "cpu" and shelf.pick(gpus=2) is None
+
+
+def test_a_receipt_from_before_day_7b_has_no_ladder_and_stays_valid():
+    data = payload(A100S)
+    assert "day07b" not in data and receipts.validate(data) == []
+
+
+def test_the_ladder_section_is_checked_when_there_is_one():
+    data = payload(H100)
+    data["day07b"]["peaks"]["bf16"] = 1.2e15  # faster than the H100's datasheet promises
+    data["day07b"]["rungs"][2]["tokens_per_s"] = -5.0
+    data["day07b"]["rungs"][3]["kept"] = "yes"
+    del data["day07b"]["rungs"][4]["saved_bytes"]
+    assert receipts.validate(data) == [
+        "day07b.peaks.bf16: 1,200 TFLOP/s is above the datasheet's 989.4 TFLOP/s",
+        "day07b.rungs[2].tokens_per_s: -5.0 is not positive",
+        "day07b.rungs[3].kept: 'yes' is not a flag",
+        "day07b.rungs[4].saved_bytes: missing (a whole number or null)",
+    ]
+    data["day07b"] = {"peaks": {}}
+    assert receipts.validate(data)[0] == "day07b.shape: missing (a table)"
+    data["day07b"] = "fast"
+    assert receipts.validate(data) == ["day07b: 'fast' is not a table"]
+
+
+def test_a_cpu_ladder_needs_a_float32_peak_and_nothing_else():
+    data = payload(EPYC)
+    assert data["day07b"]["peaks"]["tf32"] is None and receipts.validate(data) == []
+    data["day07b"]["peaks"]["fp32"] = None
+    assert receipts.validate(data) == ["day07b.peaks.fp32: None is not a plausible FLOP/s"]

@@ -212,6 +212,26 @@ class Sizes:
     # Day 7: copies of the Iris network trained in one batched step, and their epochs per run.
     day07_models_per_launch: Ints   = knob((1, 8, 64),              (1, 8, 64))
     day07_many_epochs:       int    = knob(20,                      5)
+    # Day 7b: the character-level transformer (width, heads, layers, context in characters); the
+    # ladder's batch, the larger batch's factor, training steps per timed call, the rounds of each
+    # comparison and the steps of each loss check; whether to compile (a cold cache costs tens of
+    # seconds on a CPU); the matrix products that measure each number type's peak (n x n, by
+    # device kind); the memory lab's budget (bytes); the training before the sample, in steps,
+    # and the sample's characters.
+    day07b_width:            int    = knob(64,                      32)
+    day07b_heads:            int    = knob(8,                       2)
+    day07b_layers:           int    = knob(2,                       2)
+    day07b_context:          int    = knob(64,                      32)
+    day07b_batch:            int    = knob(16,                      8)
+    day07b_batch_factor:     int    = knob(4,                       4)
+    day07b_steps_per_call:   int    = knob(4,                       4)
+    day07b_repeats:          int    = knob(3,                       2)
+    day07b_check_steps:      int    = knob(8,                       4)
+    day07b_compile:          bool   = knob(True,                    False)
+    day07b_matmul_n:         ByKind = knob({"cpu": 1024, "gpu": 8192}, {"cpu": 512, "gpu": 2048})
+    day07b_budget:           int    = knob(64 * 2**20,              16 * 2**20)
+    day07b_train_steps:      int    = knob(400,                     40)
+    day07b_sample_chars:     int    = knob(120,                     60)
     # The receipt and gpu-check (python -m helpers receipt; they also use the days' knobs above):
     # the largest matrix product (n x n, by device kind), the small kernels captured in one CUDA
     # graph, whether to compile day 5's compiled variants (a cold cache takes tens of seconds on a
@@ -221,6 +241,9 @@ class Sizes:
     receipt_compile:         bool   = knob(True,                    False)
     receipt_lesson_every:    int    = knob(100,                     100)
     receipt_allreduce_s:     float  = knob(900,                     300)
+    # The receipt's day 7b ladder: whether to try torch.compile's max-autotune on a GPU (minutes of
+    # compiling: it benchmarks kernels for every matrix product).
+    receipt_autotune:        bool   = knob(True,                    False)
     # Day 8: the DDP training run (rows, network, rows per rank per step, steps, checkpoints);
     # the fault demo's extra steps; all-reduce sizes in bytes (32 B, 8 floats, to 64 MiB: a
     # smaller tensor leaves a ring's chunk empty); the small and wide networks whose steps are

@@ -1,4 +1,4 @@
-"""The course's two data sets (day 0, section 3; day 4, section 1).
+"""The course's data sets (day 0, section 3; day 4, section 1; day 7b, section 1).
 
 * Iris (150 flowers, 4 features, 3 species) ships with scikit-learn and works offline.
   :func:`load_iris_split` gives the lesson's split as tensors.
@@ -7,14 +7,18 @@
   it and checks it is the file the course expects.
 * :class:`JpegDataset`: small JPEG photos decoded on every read, data that is slow to load
   (day 7; day 6 uses its measured rate).
+* Three Hundred Tang Poems (唐诗三百首, public domain), one poem a line, ships in ``data/`` too:
+  :func:`load_poems` reads it and checks it (day 7b's text).
 
-Iris is used on days 0, 2, 3 and 5; Heart Disease on day 4.
+Iris is used on days 0, 2, 3 and 5; Heart Disease on day 4; the poems on day 7b.
 
 >>> X_train, X_test, y_train, y_test = load_iris_split()
 >>> tuple(X_train.shape), tuple(X_test.shape), y_train.dtype
 ((120, 4), (30, 4), torch.int64)
 >>> load_heart().shape
 (303, 15)
+>>> load_poems().splitlines()[1]
+'白日依山尽，黄河入海流。欲穷千里目，更上一层楼。'
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import numpy as np
 import torch
 
 from helpers.i18n import _
-from helpers.paths import HEART_CSV
+from helpers.paths import HEART_CSV, POEMS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -40,6 +44,7 @@ if TYPE_CHECKING:
 
 HEART_SHA256 = "a5195b7562ca4f48bda400649bfee2a7d7ed70ff72fb5cc0c486c68fd68f7f62"
 HEART_ROWS = 303
+POEMS_SHA256 = "58fb68b8208643768f072b813f27548f6a458a079f113cfd1e69856fd8a3e1d7"
 HEART_FEATURES = [
     "age",
     "sex",
@@ -181,6 +186,49 @@ def load_heart(path: str | Path | None = None, verify: bool = True) -> pd.DataFr
     df["num"] = df["num"].astype("int64")
     df["target"] = (df["num"] > 0).astype("int64")
     return df
+
+
+def load_poems(path: str | Path | None = None, verify: bool = True) -> str:
+    """Three Hundred Tang Poems (唐诗三百首) in Simplified Chinese: 320 poems, one a line, every
+    line ending with ``\n`` (``data/README.md`` says where the text comes from and how it was
+    made). Read as UTF-8 whatever the system's default.
+
+    Args:
+        path: the text file; defaults to ``data/tang300.txt`` in the repository.
+        verify: check the file's SHA-256 against the course's copy (turn off for your own text).
+
+    Raises:
+        DataFileError: the file is missing, is not UTF-8 text, or (with ``verify``) is not the
+            course's copy; the message says what is wrong and how to restore it.
+    """
+    path = Path(path) if path is not None else POEMS
+    restore = _(
+        "The course's copy belongs at {path}; restore it with `git checkout -- "
+        "data/tang300.txt` (see data/README.md for its source)."
+    ).format(path=POEMS)
+    if not path.is_file():
+        raise DataFileError(
+            _("The poems were not found at {path}. {restore}").format(path=path, restore=restore)
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise DataFileError(
+            _("{path} is not UTF-8 text ({err}). {restore}").format(
+                path=path, err=err, restore=restore
+            )
+        ) from None
+    if verify and (digest := _sha256(path)) != POEMS_SHA256:
+        raise DataFileError(
+            _(
+                "{path} is not the course's copy of the poems (SHA-256 {digest}..., expected "
+                "{expected}...): it was edited or damaged. {restore} To train on a text of your "
+                "own, pass verify=False."
+            ).format(path=path, digest=digest[:12], expected=POEMS_SHA256[:12], restore=restore)
+        )
+    if not text.strip():
+        raise DataFileError(_("{path} holds no text. {restore}").format(path=path, restore=restore))
+    return text
 
 
 class JpegDataset(torch.utils.data.Dataset):

@@ -59,6 +59,8 @@ NOTEBOOKS = ROOT / "notebooks"
 ``helpers.course.paths``)."""
 DATA = ROOT / "data"
 HEART_CSV = DATA / "heart_cleveland.csv"
+POEMS = DATA / "tang300.txt"
+"""Three Hundred Tang Poems (唐诗三百首), one poem a line: day 7b's text."""
 RECEIPTS = ROOT / "receipts"
 """The learner's receipts (``python -m helpers receipt`` files; the ``COURSE_RECEIPTS`` setting
 names another folder: see :func:`helpers.receipts.folder`)."""
@@ -84,5 +86,7 @@ COMPILE_CACHE = _compile_cache()
 It is ``build/torch-compile-cache`` unless the course folder's path has a space: PyTorch passes
 the cache's paths to the C++ compiler unquoted (pytorch/pytorch#191010), so such a folder's
 cache is one of its own under ``~/.cache/gpu-course/`` (as ``make`` puts its environment)."""
+MEMORY_SNAPSHOTS = BUILD / "memory"
+"""CUDA memory timelines (day 7b), to drop on https://pytorch.org/memory_viz."""
 TRACES = BUILD / "traces"
 """Profiler traces (day 5), to open in https://ui.perfetto.dev or ``chrome://tracing``."""

@@ -8,7 +8,9 @@ Without a receipt of the learner's own, they read the course's reference,
 ``data/gpu_reference.json`` (same format), and label it as the reference.
 
 The format (``course-receipt/1``, its keys and types in :data:`SECTIONS`): SI numbers only
-(seconds, bytes, bytes/s, FLOP/s), ``null`` for what is unknown or does not apply. :func:`validate`
+(seconds, bytes, bytes/s, FLOP/s), ``null`` for what is unknown or does not apply. Receipts
+written since day 7b also hold its lever ladder and each number type's peak (``day07b``,
+:data:`LADDER`); older receipts lack it and stay valid. :func:`validate`
 lists what is wrong with a payload: missing keys, wrong types, and numbers no device produces (a
 CUDA launch outside 1 to 100 µs, a copy faster than the bus, FLOP/s above the datasheet).
 
@@ -54,6 +56,18 @@ SECTIONS = {  # every key a receipt holds, by section, with its type ("or null":
 }  # fmt: skip
 """The required keys and their types, section by section (``""``: the top level)."""
 
+LADDER = {  # day 7b's section: optional (older receipts lack it), checked when present
+    "day07b": {"shape": TABLE, "tokens_per_call": WHOLE, "flops_per_token": WHOLE,
+               "peaks": TABLE, "datasheet": f"{TABLE} {OPTIONAL}", "rungs": ROWS},
+    "rung": {"lever": TEXT, "why_not": f"{TEXT} {OPTIONAL}", "number_type": f"{TEXT} {OPTIONAL}",
+             "batch": f"{WHOLE} {OPTIONAL}", "tokens_per_s": f"{NUMBER} {OPTIONAL}",
+             "speedup": f"{NUMBER} {OPTIONAL}", "kept": "flag",
+             "saved_bytes": f"{WHOLE} {OPTIONAL}", "peak_bytes": f"{WHOLE} {OPTIONAL}"},
+}  # fmt: skip
+"""Day 7b's keys and types: the section, and each of its rungs."""
+PEAK_TYPES = ("fp32", "tf32", "bf16", "fp16")
+"""The number types whose matrix-product peaks day 7b records (``helpers.datasheets``)."""
+
 LAUNCH_S = (1e-6, 100e-6)
 """A CUDA kernel launch takes between 1 and 100 µs (a few µs on a healthy machine)."""
 MAX_BANDWIDTH = 10e12
@@ -83,6 +97,8 @@ def _is(value, kind: str) -> bool:
         return isinstance(value, int | float) and not isinstance(value, bool)
     if kind == WHOLE:
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "flag":
+        return isinstance(value, bool)
     return isinstance(value, {TEXT: str, TABLE: dict, ROWS: list}[kind])
 
 
@@ -207,6 +223,48 @@ def _allreduce(payload: dict) -> list[str]:
     return []
 
 
+def _keys(part: dict, keys: dict, where: str) -> list[str]:
+    return [
+        f"{where}.{key}: missing (a {kind})" if key not in part
+        else f"{where}.{key}: {part[key]!r} is not a {kind}"
+        for key, kind in keys.items() if key not in part or not _is(part[key], kind)
+    ]  # fmt: skip
+
+
+def _ladder(payload: dict) -> list[str]:
+    """Day 7b's section, when there is one: its keys and types, every peak a plausible rate and
+    none above the datasheet's for its type, every rung's speed positive."""
+    ladder = payload.get("day07b")
+    if ladder is None:
+        return []
+    if not isinstance(ladder, dict):
+        return [f"day07b: {ladder!r} is not a table"]
+    problems = _keys(ladder, LADDER["day07b"], "day07b")
+    if problems:
+        return problems
+    peaks, sheet = ladder["peaks"], ladder["datasheet"] or {}
+    for kind in PEAK_TYPES:
+        peak, ceiling = peaks.get(kind), sheet.get(kind)
+        if peak is None and kind != "fp32":
+            continue
+        if not (_is(peak, NUMBER) and 0 < peak < MAX_FLOPS):
+            problems.append(f"day07b.peaks.{kind}: {peak!r} is not a plausible FLOP/s")
+        elif _is(ceiling, NUMBER) and peak > ceiling:
+            problems.append(
+                f"day07b.peaks.{kind}: {peak / 1e12:,.4g} TFLOP/s is above the datasheet's "
+                f"{ceiling / 1e12:,.4g} TFLOP/s"
+            )
+    for i, rung in enumerate(ladder["rungs"]):
+        if not isinstance(rung, dict):
+            problems.append(f"day07b.rungs[{i}]: {rung!r} is not a table")
+            continue
+        problems += _keys(rung, LADDER["rung"], f"day07b.rungs[{i}]")
+        speed = rung.get("tokens_per_s")
+        if _is(speed, NUMBER) and speed <= 0:
+            problems.append(f"day07b.rungs[{i}].tokens_per_s: {speed!r} is not positive")
+    return problems
+
+
 def validate(payload) -> list[str]:
     """What is wrong with a receipt's payload, one ``key: problem`` line each; empty when fine.
 
@@ -229,7 +287,7 @@ def validate(payload) -> list[str]:
     problems += [p for p in [_date(payload["date"])] if p]
     problems += _sync(machine, payload["sync"])
     problems += _bandwidths(payload["copies"], payload["roofs"]) + _flops(payload["roofs"])
-    return problems + _lessons(payload) + _allreduce(payload)
+    return problems + _lessons(payload) + _allreduce(payload) + _ladder(payload)
 
 
 @dataclass(frozen=True)

@@ -117,8 +117,8 @@ def test_a_messages_values_go_into_its_translation():
         ('assert x, f"got {share!r}, not 0.6: from 0.2 s to 0.4 s two kernels ran at once, and '
          'the GPU was busy once, not twice: overlapping kernels count once"', "got 0.8, not 0.6: "
          "from 0.2 s to 0.4 s two kernels ran at once, and the GPU was busy once, not twice: "
-         "overlapping kernels count once", "得到的是 0.8，不是 0.6：从 0.2 s 到 0.4 s 有两个内核"
-         "同时运行，GPU 只是忙了一份时间，而不是两份：重叠的内核只算一次"),
+         "overlapping kernels count once", "得到的是 0.8，不是 0.6：从 0.2 s 到 0.4 s 有两个核函数"
+         "同时运行，GPU 只是忙了一份时间，而不是两份：重叠的核函数只算一次"),
         ('assert x, "return a float"', "return a float", "请返回 float"),
     ]  # fmt: skip
     for statement, english, chinese in cases:

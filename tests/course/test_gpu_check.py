@@ -1,6 +1,7 @@
 """python -m helpers gpu-check: it refuses without CUDA; on a faked GPU it writes the receipt."""
 
 import json
+from pathlib import Path
 
 from helpers.course import receipt, receipt_days
 from helpers.course.cli import main
@@ -31,6 +32,9 @@ def fake_measurements(monkeypatch):
     for function, name in (measured | {"day06": "day06"}).items():
         monkeypatch.setattr(receipt_days, function, lambda device, s, part=payload[name]: part)
     monkeypatch.setattr(receipt_days, "day07", lambda device, s, peak: payload["day07"])
+    fixture = Path(__file__).parents[1] / "fixtures" / "receipts" / "one_gpu" / "h100.json"
+    ladder = json.loads(fixture.read_text(encoding="utf-8"))["day07b"]
+    monkeypatch.setattr(receipt_days, "day07b", lambda device, s: ladder)
     monkeypatch.setattr("helpers.roofline.measure_peak_flops", lambda d, size, threads: 1e14)
     ranks = []
     monkeypatch.setattr(receipt, "allreduce", lambda gpus, s: ranks.append(gpus))
@@ -50,6 +54,8 @@ def test_it_writes_the_receipt_and_a_one_screen_summary(fake_cuda, monkeypatch, 
     assert "2 × NVIDIA H100 80GB HBM3" in out and "400.00 TFLOP/s (8192²), 3000 GB/s" in out
     assert "30.00x" in out and "take-off at" in out and "busy 30%" in out
     assert "a CUDA graph node 2.00 µs" in out
+    assert payload["day07b"]["rungs"][2]["lever"] == "16-bit autocast"
+    assert "bf16 702 / 989" in out and "1.41x kept, peak memory 131 MB" in out
     assert len(out.splitlines()) < 25  # one screen
 
 

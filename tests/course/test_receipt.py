@@ -13,6 +13,7 @@ from helpers import compiled, loops
 from helpers.config import KNOBS, Sizes
 from helpers.course import gpu_check, receipt, receipt_days
 from helpers.course.cli import main
+from helpers.levers import LEVERS
 from helpers.ring import ring_bytes_per_rank
 
 TOOLING = [Path(m.__file__) for m in (receipt, receipt_days, gpu_check)]
@@ -36,8 +37,21 @@ def test_a_fast_receipt_of_this_cpu_is_written_checked_and_complete(no_gpu, tmp_
     assert all(0 < v["speedup_q1"] <= v["speedup"] * (1 + 1e-9) for v in day05["variants"].values())
     assert {p["device"] for p in payload["day06"]["points"]} == {"cpu"}
     assert any(name.startswith("lesson loop") for name in payload["day07"])
+    ladder = payload["day07b"]
+    assert ladder["peaks"]["fp32"] > 0 and ladder["peaks"]["bf16"] > 0  # autocast's type here
+    assert ladder["peaks"]["tf32"] is None and ladder["datasheet"] is None  # not on a CPU
+    rungs = {r["lever"]: r for r in ladder["rungs"]}
+    assert list(rungs) == ["fp32", *LEVERS]
+    assert rungs["TF32"]["why_not"] == "TF32 changes nothing here"
+    assert rungs["torch.compile"]["why_not"] == "not compiled in fast mode"
+    assert rungs["CUDA graphs"]["why_not"] == "needs an NVIDIA GPU"
+    assert all(r["peak_bytes"] is None for r in ladder["rungs"])  # CUDA's counter only
+    assert rungs["fp32"]["tokens_per_s"] > 0 and rungs["fp32"]["saved_bytes"] > 0
+    assert rungs["16-bit autocast"]["number_type"] == "bf16" and rungs["16-bit autocast"]["speedup"]
     shown = capsys.readouterr().out
     assert "day 5:" in shown and "take-off at" in shown and f"wrote {out}" in shown
+    assert "tf32 not measured / not measured" in shown and "peak memory not measured" in shown
+    assert "TF32             not applied: TF32 changes nothing here" in shown
 
 
 def h100_payload() -> dict:
@@ -252,7 +266,7 @@ def test_day_5_compiles_its_variants_and_runs_them_with_static_weights(monkeypat
     assert runs == sizes.day05_repeats * len(sizes.day05_sweep_every)
 
 
-def numbers_outside(path: Path, allowed=(0, 1), exempt=("summary",)) -> list[str]:
+def numbers_outside(path: Path, allowed=(0, 1), exempt=("summary", "ladder_summary")) -> list[str]:
     """Numeric literals other than 0 and 1, outside the functions and names in ``exempt``
     (the summary's unit conversions)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -328,3 +342,43 @@ def test_the_maintainers_gpu_script_runs_the_check_then_ships_the_receipt(tmp_pa
         "-m helpers receipt --device cpu --out out/cpu_receipt.json",
     ]
     assert (tmp_path / "data" / "gpu_reference.json").read_text(encoding="utf-8") == "{}\n"
+
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "receipts"
+
+
+def test_the_summary_shows_a_gpus_ladder_rung_by_rung():
+    payload = json.loads((FIXTURES / "one_gpu" / "h100.json").read_text(encoding="utf-8"))
+    lines = receipt.ladder_summary(payload["day07b"])
+    assert lines[0].startswith("day 7b peaks (TFLOP/s, measured / datasheet): fp32 51 / 67")
+    assert "bf16 702 / 989" in lines[0] and "fp16 not measured / 989" in lines[0]
+    by_lever = {line.split()[0]: line for line in lines[1:]}
+    assert "1.18x kept" in by_lever["16-bit"] and "peak memory 58 MB" in by_lever["16-bit"]
+    assert "1.01x left off" in by_lever["max-autotune"]
+    assert receipt.ladder_summary(None) == []  # a receipt from before day 7b
+
+
+def test_a_rung_becomes_plain_data():
+    from helpers.ladder import Fall, Rung
+    from helpers.levers import Setup
+    from helpers.timing import Measurement
+
+    rung = Rung(
+        "16-bit autocast",
+        setup=Setup(batch=16, half="bf16"),
+        speedup=Measurement([1.1, 1.2, 1.3]),
+        seconds=0.1,
+        tokens_per_s=40960.0,
+        fall=Fall(8.0, 7.1, 7.2, 0.01),
+        kept=True,
+        saved_bytes=123,
+        first_step_s=0.5,
+    )
+    row = receipt_days.rung_row(rung)
+    assert row["number_type"] == "bf16" and row["batch"] == 16 and row["compile"] is None
+    assert row["speedup"] == pytest.approx(1.2) and row["speedup_q1"] == pytest.approx(1.15)
+    assert row["loss_difference"] == pytest.approx(0.1 / 7.1) and row["loss_falls"] is True
+    assert row["peak_bytes"] is None and json.dumps(row)
+    missing = receipt_days.rung_row(Rung("CUDA graphs", "needs an NVIDIA GPU"))
+    assert missing["why_not"] == "needs an NVIDIA GPU" and missing["tokens_per_s"] is None
+    assert missing["number_type"] is None and missing["kept"] is False

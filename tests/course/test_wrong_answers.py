@@ -185,6 +185,31 @@ def ddp_speedup(compute_s, gradient_bytes, world, latency_s, bytes_per_s):
     return compute_s / (compute_s / world + {})
 """
 
+KEPT_RIGHT = """
+def kept_bytes(batch, context, width, heads, layers, vocab):
+    b, t, d, h, v = batch, context, width, heads, vocab
+    block = 4 * (16 * b * t * d + 4 * b * t + b * h * t * t)
+    after = 4 * (2 * b * t * d + 2 * b * t + b * t * v)
+    return layers * block + after + 8 * (2 * b * t + t) + 4
+"""
+KEPT_NO_ATTENTION = KEPT_RIGHT.replace(" + b * h * t * t", "")  # the T x T weights forgotten
+KEPT_ALL_FLOAT32 = KEPT_RIGHT.replace("8 * (2 * b * t + t)", "4 * (2 * b * t + t)")  # int64 as 4
+# the visible shape's bytes, typed in: passes what a learner sees, not the shapes the grader tries
+KEPT_TYPED = "def kept_bytes(batch, context, width, heads, layers, vocab):\n    return 849156\n"
+CHOOSE_RIGHT = """
+def choose(rungs):
+    return [r["lever"] for r in rungs[1:] if r["why_not"] is None and r["loss_falls"]
+            and r["speedup"] >= 1.05 and r["speedup_q1"] > 1]
+"""
+CHOOSE_EVERY_LEVER = """
+def choose(rungs):
+    return [r["lever"] for r in rungs[1:] if r["why_not"] is None]
+"""
+CHOOSE_MEDIAN_ONLY = """
+def choose(rungs):
+    return [r["lever"] for r in rungs[1:] if r["why_not"] is None and r["speedup"] > 1]
+"""
+
 MISCONCEPTIONS = [
     ("day00", "day00.device", DEVICE.format("'cpu'"), "a device written into the function"),
     (
@@ -321,6 +346,9 @@ MISCONCEPTIONS = [
         SPEEDUP.format("2 * (world - 1) * (latency_s + gradient_bytes / bytes_per_s)"),
         "moves 1/N of the gradients",
     ),
+    ("day07b", "day07b.kept_bytes", KEPT_NO_ATTENTION, "short by exactly the attention"),
+    ("day07b", "day07b.choose", CHOOSE_EVERY_LEVER, "30 times slower"),
+    ("day07b", "day07b.choose", CHOOSE_MEDIAN_ONLY, "that is noise"),
 ]
 EXERCISES = sorted({(day, exercise) for day, exercise, _, _ in MISCONCEPTIONS})
 
@@ -383,3 +411,14 @@ def test_day4_hidden_checks_reject_a_preprocessor_without_its_own_error(answer, 
         o for o in outcomes("day04_homework", "day04.preprocessor", answer) if o.status != "passed"
     ]
     assert [o for o in failed if rejected_by in (o.reason or "")], failed
+
+
+@pytest.mark.parametrize(
+    ("answer", "rejected_by"),
+    [(KEPT_ALL_FLOAT32, "autograd kept"), (KEPT_TYPED, "another shape")],
+)
+def test_day7b_rejects_int64_counted_as_four_bytes_and_a_typed_in_number(answer, rejected_by):
+    failed = [
+        o for o in outcomes("day07b_homework", "day07b.kept_bytes", answer) if o.status != "passed"
+    ]
+    assert [o.reason for o in failed if rejected_by in (o.reason or "")], failed

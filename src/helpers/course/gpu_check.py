@@ -1,10 +1,11 @@
 """``python -m helpers gpu-check --out DIR``: the course's GPU reference, in one run.
 
 On a machine with an NVIDIA GPU it measures the receipt (:mod:`helpers.course.receipt`: the
-lessons' own functions at the sizes of ``helpers.config.KNOBS``; days 2, 5, 6, 7 and, with two
-GPUs or more, 8's all-reduce), checks it, writes it to ``DIR/gpu_reference.json``, prints the
-receipt's one-screen summary (:func:`helpers.course.receipt.summary`), and with ``--notebooks``
-also executes every lesson in fast mode into ``DIR`` when Jupyter is installed. Copy the JSON to
+lessons' own functions at the sizes of ``helpers.config.KNOBS``; days 2, 5, 6, 7, 7b's ladder
+and peaks and, with two GPUs or more, 8's all-reduce), checks it, writes it to
+``DIR/gpu_reference.json``, prints the receipt's one-screen summary
+(:func:`helpers.course.receipt.summary`), and with ``--notebooks`` also executes every lesson in
+fast mode into ``DIR`` when Jupyter is installed. Copy the JSON to
 ``data/gpu_reference.json`` to ship it as the course's reference (``benchmarks/gpu_run.sh`` does
 all of it). On a machine without CUDA it says so and exits with status 1: ``python -m helpers
 receipt`` measures any device.

@@ -23,6 +23,7 @@ from helpers.paths import (
     GPU_REFERENCE,
     HEART_CSV,
     NOTEBOOKS,
+    POEMS,
     ROOT,
     TRACES,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "LOCK",
     "MASTERS",
     "NOTEBOOKS",
+    "POEMS",
     "PYPROJECT",
     "README",
     "RELEASE_BACKUPS",

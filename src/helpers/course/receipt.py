@@ -13,6 +13,10 @@ sizes of :data:`helpers.config.KNOBS` (fast or full mode):
 * day 5: the lesson loop against its faster variants, as the lesson runs them;
 * day 6: the take-off curve (time per step against rows), on this device and on the CPU;
 * day 7: the busy share and model FLOP utilisation of the lesson's step and the wide one;
+* day 7b: the lever ladder of the character model (tokens per second, speed-up, loss check, bytes
+  kept for backward and, on CUDA, peak memory per rung) and each number type's matrix-product
+  peak (fp32, TF32, bf16 or fp16), measured and from the datasheet: ``null`` where the device
+  lacks one;
 * with two or more GPUs, all-reduce bus bandwidth from day 8's own run (``torchrun``, NCCL).
 
 :func:`collect` measures (the days' parts are in :mod:`helpers.course.receipt_days`);
@@ -121,9 +125,10 @@ def collect(device: torch.device, fast: bool = False) -> dict:
     found["day06"] = days.day06(device, s)
     found["day07"] = days.day07(device, s, found["roofs"]["peak_flops"])
     best_peak(found, device)
+    found["day07b"] = days.day07b(device, s)
     found["day05"] = days.day05(device, s)
     gpus = found["machine"]["count"] if device.type == "cuda" else 0
-    order = ("machine", "sync", "copies", "roofs", "day05", "day06", "day07")
+    order = ("machine", "sync", "copies", "roofs", "day05", "day06", "day07", "day07b")
     return {
         "schema": SCHEMA,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -179,10 +184,38 @@ def summary(payload: dict) -> str:
                      f"{part[0]['rows']:,} rows, take-off at {where}")  # fmt: skip
     for name, f in payload["day07"].items():
         lines.append(f"day 7: {name}: busy {f['device busy share']:.0%}, MFU {f['MFU']:.2%}")
+    lines += ladder_summary(payload.get("day07b"))
     if payload["allreduce"]:
         best = max(p["bus_bytes_per_s"] for p in payload["allreduce"]["points"])
         lines.append(f"all-reduce, {payload['allreduce']['gpus']} GPUs: {best / 1e9:.0f} GB/s")
     return "\n".join(lines)
+
+
+def ladder_summary(ladder: dict | None) -> list[str]:
+    """Day 7b's lines of the summary: the peaks, then one line per rung."""
+    if ladder is None:
+        return []
+
+    def tflops(value):
+        return "not measured" if value is None else f"{value / 1e12:.3g}"
+
+    sheet = ladder["datasheet"] or {}
+    lines = [
+        "day 7b peaks (TFLOP/s, measured / datasheet): "
+        + ", ".join(f"{k} {tflops(v)} / {tflops(sheet.get(k))}" for k, v in ladder["peaks"].items())
+    ]
+    for r in ladder["rungs"]:
+        if r["why_not"]:
+            lines.append(f"  {r['lever']:16} not applied: {r['why_not']}")
+            continue
+        peak = "not measured" if r["peak_bytes"] is None else f"{r['peak_bytes'] / 1e6:.0f} MB"
+        speed = "not measured" if r["tokens_per_s"] is None else f"{r['tokens_per_s']:,.0f}"
+        speedup = f"{r['speedup']:.2f}x" if r["speedup"] else "first"
+        lines.append(
+            f"  {r['lever']:16} {r['number_type']:5} {speed:>12} tokens/s {speedup:>6} "
+            f"{'kept' if r['kept'] else 'left off'}, peak memory {peak}"
+        )
+    return lines
 
 
 def receipt(out: Path, *, fast: bool = False, device: str | None = None) -> int:

@@ -5,7 +5,9 @@ its lesson calls, with the sizes of :data:`helpers.config.KNOBS` (``s``: fast or
 * :func:`copy_rates`: day 2's copies to the device, back (pageable, pinned), within the device;
 * :func:`roofs`: the largest matrix product and day 5's memory roof, beside the datasheet's;
 * :func:`day05`: day 5's fixes as its section 8 runs them; :func:`day06`: the take-off sweep;
-  :func:`day07`: the busy share and MFU of the lesson's step and of the wide one.
+  :func:`day07`: the busy share and MFU of the lesson's step and of the wide one;
+* :func:`day07b`: day 7b's lever ladder as its section 2 climbs it, and the matrix-product peak
+  of each number type (measured, and the datasheet's).
 """
 
 from __future__ import annotations
@@ -253,4 +255,71 @@ def day07(device: torch.device, s: Sizes, peak: float) -> dict:
         f"{WIDE}, {s.day07_wide_rows} rows": step_utilisation(
             MODELS[WIDE], s.day07_wide_rows, device=device, peak=peak
         ),
+    }
+
+
+def rung_row(rung) -> dict:
+    """One rung of day 7b's ladder as plain data (``None`` for what it did not measure)."""
+    applied, fall, ratio = rung.why_not is None, rung.fall, rung.speedup
+    return {
+        "lever": rung.lever,
+        "why_not": rung.why_not,
+        "number_type": rung.setup.number_type if applied else None,
+        "batch": rung.setup.batch if applied else None,
+        "compile": rung.setup.compile if applied else None,
+        "tokens_per_s": rung.tokens_per_s,
+        "speedup": ratio.median if ratio else None,
+        "speedup_q1": ratio.quartiles[0] if ratio else None,
+        "speedup_q3": ratio.quartiles[1] if ratio else None,
+        "kept": rung.kept,
+        "loss_difference": fall.difference if fall else None,
+        "loss_falls": fall.falls if fall else None,
+        "saved_bytes": rung.saved_bytes,
+        "peak_bytes": rung.peak_bytes,
+        "first_step_s": rung.first_step_s,
+    }
+
+
+def day07b(device: torch.device, s: Sizes) -> dict:
+    """Day 7b's ladder on ``device`` (its sizes and its keep rule; max-autotune on a GPU when
+    ``receipt_autotune``), and each number type's matrix-product peak, measured on the largest
+    product and from the datasheet."""
+    import dataclasses
+
+    from helpers import charlm, day07b, ladder, peaks
+    from helpers.data import load_poems
+    from helpers.levers import LEVERS
+
+    text = load_poems()
+    vocab = charlm.Vocabulary(text)
+    shape = charlm.Shape(
+        vocab=len(vocab),
+        context=s.day07b_context,
+        width=s.day07b_width,
+        heads=s.day07b_heads,
+        layers=s.day07b_layers,
+    )
+    climb = ladder.Ladder(
+        shape,
+        vocab.encode(text).to(device),
+        device,
+        batch=s.day07b_batch,
+        factor=s.day07b_batch_factor,
+        steps_per_call=s.day07b_steps_per_call,
+        check_steps=s.day07b_check_steps,
+        repeats=s.day07b_repeats,
+        keep=day07b.keep,
+    )
+    climb.start()
+    autotune = s.receipt_autotune and device.type == "cuda"
+    for lever in LEVERS:
+        climb.climb(lever, compile=s.day07b_compile, autotune=autotune)
+    n, threads = s.receipt_matmul_n[_kind(device)], torch.get_num_threads()
+    return {
+        "shape": dataclasses.asdict(shape),
+        "tokens_per_call": climb.tokens_per_call,
+        "flops_per_token": charlm.flops_per_token(shape),
+        "peaks": peaks.measured(device, size=n, threads=threads),
+        "datasheet": peaks.promised(device),
+        "rungs": [rung_row(r) for r in climb.rungs],
     }

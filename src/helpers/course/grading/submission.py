@@ -158,7 +158,9 @@ def _answers(notebook, homework: str) -> tuple[dict[str, int], dict[str, int]]:
         exercises, manual_cells = answer_cells(notebook)
     except (ValueError, KeyError, AttributeError, TypeError) as err:
         raise _Ungraded("invalid", f"not a readable notebook: {_unreadable(err)}") from err
-    other_days = {eid.split(".")[0] for eid in [*exercises, *manual_cells]} - {homework[:5]}
+    other_days = {eid.split(".")[0] for eid in [*exercises, *manual_cells]} - {
+        homework.split("_")[0]
+    }
     if other_days:
         raise _Ungraded(
             "wrong homework",
