@@ -15,17 +15,17 @@ from __future__ import annotations
 import pandas as pd
 
 from helpers import receipts
+from helpers.day05b import ROOF_SHARE
 from helpers.i18n import _, word
 from helpers.narration import Beside, heading, receipt_label
 from helpers.receipts import Shelf
-from helpers.roofline import ROOF_SHARE
 
 # --- Section 3: the right peak ------------------------------------------------------------------
 
 LOW_MFU = ROOF_SHARE
 """Below this share of the right peak, the products are a small part of the step: overhead and
 memory traffic take the rest (the roofline's own rule: arithmetic at the peak would take less than
-a quarter of the time, :data:`helpers.roofline.ROOF_SHARE`)."""
+a quarter of the time, :data:`helpers.day05b.ROOF_SHARE`)."""
 GOOD_MFU = 0.4
 """From this share on, a step keeps the arithmetic units as busy as large models' training does
 (published runs report 40 to 60 % of the bfloat16 peak)."""
@@ -84,10 +84,10 @@ def percent(share: float) -> str:
 
 
 def regime_line(work, roof) -> str:
-    """Where a rung sits on the roofline (:func:`helpers.roofline.regime`): which limit it meets,
+    """Where a rung sits on the roofline (:func:`helpers.day05b.regime`): which limit it meets,
     and the share of its time that arithmetic at the peak, and memory traffic at full bandwidth,
     would take."""
-    from helpers.roofline import regime
+    from helpers.day05b import regime
 
     found = regime(work, roof)
     return _(

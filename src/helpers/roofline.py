@@ -26,12 +26,9 @@ instead of printing more than 100 %.
 >>> roof = Roof(peak_flops=100e9, bandwidth=10e9)
 >>> roof.ridge  # FLOPs per byte where the two roofs meet
 10.0
->>> regime(Workload("tiny epoch", flops=4e4, bytes=2e4, seconds=500e-6), roof)
-'overhead-bound'
->>> regime(Workload("big matmul", flops=2e9, bytes=12e6, seconds=0.025), roof)
-'compute-bound'
->>> regime(Workload("big copy", flops=0, bytes=1e9, seconds=0.12), roof)
-'bandwidth-bound'
+>>> tiny = Workload("tiny epoch", flops=4e4, bytes=2e4, seconds=500e-6)
+>>> roof.arithmetic_seconds(tiny), roof.memory_seconds(tiny)  # both far under its 500 µs
+(4e-07, 2e-06)
 """
 
 from __future__ import annotations

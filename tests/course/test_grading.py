@@ -219,7 +219,7 @@ PREDICT_CHEATS = {
     ),
 }
 SEGFAULT = "import ctypes\nctypes.string_at(0)\n"
-DAYS = [f"day{n:02d}" for n in range(9)]
+DAYS = [m.name.removesuffix("_homework.ipynb") for m in paths.masters()]  # day00 ... day08
 
 
 def misconception(day):
