@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from helpers import narration
 from helpers.i18n import _, word
-from helpers.many_models import Gain, Sharing
+from helpers.many_models import Sharing
 from helpers.utilisation import HabitCost
 
 if TYPE_CHECKING:
-    from helpers.stats import Difference
+    from helpers.stats import Difference, Gain
 
 
 # --- Section 4: algorithm design -----------------------------------------------------------------

@@ -4,6 +4,12 @@ GPU work is queued and runs later, so a clock read right after ``model(x)`` meas
 queueing. Every measurement here synchronises the device before it reads the clock.
 
 * :func:`timed` times one block; :func:`measure` repeats one piece of work.
+* :func:`per_step` times a training step the one way the course does: many steps back to back,
+  as a loop runs them, the device synchronised before the first and after the last, divided by
+  their number. A step timed alone and synchronised pays a whole round trip to the device and
+  waits for its own work, where a loop's next step is queued while the device still computes
+  (the H200's reference: the lesson's step took 1.37 ms timed alone, 0.98 ms per epoch in day
+  5's loop). Days 5, 6 and 7 time steps so (day 6 in :func:`benchmark`'s blocks).
 * :func:`compare` times several variants against each other: warm-up, then rounds in which every
   variant runs once, in a shuffled order, so that slow drifts of the machine (other programs,
   temperature, caches) fall on all variants alike.
@@ -108,6 +114,33 @@ def measure(
     return Measurement(samples)
 
 
+def per_step(
+    step: Callable[[], object],
+    *,
+    device: torch.device | str,
+    steps: int,
+    repeats: int = 5,
+    warmup: int = 1,
+) -> Measurement:
+    """Seconds per step of ``step``, the course's one definition of a step's time: each sample
+    runs ``steps`` steps back to back between two synchronisations (:func:`timed`) and is that
+    block's time over ``steps``; ``repeats`` samples after ``warmup`` untimed blocks.
+
+    What one synchronisation costs is then shared by ``steps`` steps, as in a training loop that
+    reads its loss every so often; with ``steps=1`` it is paid by every step.
+    """
+    _check_counts(repeats, warmup)
+    if steps < 1:
+        raise ValueError(f"need steps >= 1 in a block, got {steps}")
+
+    def block() -> None:
+        for _step in range(steps):
+            step()
+
+    found = measure(block, device=device, repeats=repeats, warmup=warmup)
+    return Measurement([seconds / steps for seconds in found.samples])
+
+
 @dataclass
 class Comparison:
     """What :func:`compare` measured: one :class:`Measurement` per variant, and the run order."""
@@ -138,6 +171,16 @@ class Comparison:
             self.measurements[baseline].samples, self.measurements[variant].samples, strict=True
         )
         return Measurement([b / v for b, v in pairs])
+
+    def gain(self, baseline: str, variant: str):
+        """How many times as fast ``variant`` ran as ``baseline``, round by round, with its 95 %
+        interval (:func:`helpers.stats.paired_ratio`, a :class:`helpers.stats.Gain`): whether
+        these rounds can tell the two apart."""
+        from helpers.stats import paired_ratio  # scipy: only when an interval is asked for
+
+        return paired_ratio(
+            self.measurements[baseline].samples, self.measurements[variant].samples
+        )
 
 
 def compare(

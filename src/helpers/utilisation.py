@@ -3,7 +3,7 @@
 * :class:`UtilisationMeter`: the share of a training loop spent computing, against waiting for
   data (sections 1 and 2);
 * :func:`step_utilisation`: the figures a step's profile gives, the device's busy share and the
-  model FLOP utilisation (section 1);
+  model FLOP utilisation (section 1), from :func:`helpers.profiling.step_profile`;
 * :func:`habit_cost`: what a habit costs against its fix, from interleaved rounds (section 4).
 
 Memory (a step's peak, out-of-memory errors, 16-bit training) is in :mod:`helpers.memory`. This
@@ -134,10 +134,11 @@ def step_utilisation(
     """How busy one full-batch SGD step of an ``mlp(widths)`` on ``rows`` random rows keeps
     ``device``: the device's busy share (GPU kernels running, from the profiler; on a CPU, time
     inside computing operators), the model FLOP utilisation against ``peak`` FLOP/s, and the
-    median milliseconds per step. Days 7 and the GPU check use it."""
+    median milliseconds per step. Both the step's time and the busy share come from
+    :func:`helpers.profiling.step_profile`, the course's one way to measure them: steps back to
+    back, ``steps`` to a block, as day 5 times its loop. Days 7 and the GPU check use it."""
     from helpers.models import mlp
-    from helpers.profiling import covered, timeline
-    from helpers.timing import measure
+    from helpers.profiling import step_profile
     from helpers.training import sgd_step
     from helpers.work import flops_per_step
 
@@ -147,13 +148,10 @@ def step_utilisation(
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     X = torch.randn(rows, widths[0], device=device)
     y = torch.randint(0, widths[-1], (rows,), device=device)
-    kind = "kernel" if device.type == "cuda" else "operator"
-    events = timeline(
-        lambda: [sgd_step(model, optimizer, X, y) for _step in range(steps)], device=device
-    )
-    seconds = measure(lambda: sgd_step(model, optimizer, X, y), device=device, repeats=15).median
+    found = step_profile(lambda: sgd_step(model, optimizer, X, y), device=device, steps=steps)
     return {
-        "device busy share": covered(events, kind),
-        "MFU": flops_per_step(widths, rows) / seconds / peak,
-        N_("ms per step"): seconds * 1e3,
+        "device busy share": found.inside_share,
+        "MFU": flops_per_step(widths, rows) / found.step_s / peak,
+        N_("ms per step"): found.step_s * 1e3,
+        N_("steps per timed block"): steps,
     }
