@@ -178,9 +178,7 @@ class Comparison:
         these rounds can tell the two apart."""
         from helpers.stats import paired_ratio  # scipy: only when an interval is asked for
 
-        return paired_ratio(
-            self.measurements[baseline].samples, self.measurements[variant].samples
-        )
+        return paired_ratio(self.measurements[baseline].samples, self.measurements[variant].samples)
 
 
 def compare(
