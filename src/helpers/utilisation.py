@@ -4,6 +4,8 @@
   data (sections 1 and 2);
 * :func:`step_utilisation`: the figures a step's profile gives, the device's busy share and the
   model FLOP utilisation (section 1), from :func:`helpers.profiling.step_profile`;
+* :func:`loader_figures`: loader settings compared in interleaved rounds, each with its epoch's
+  time, step share and speed-up with an interval (section 2);
 * :func:`habit_cost`: what a habit costs against its fix, from interleaved rounds (section 4).
 
 Memory (a step's peak, out-of-memory errors, 16-bit training) is in :mod:`helpers.memory`. This
@@ -34,12 +36,15 @@ from helpers.memory import (
 from helpers.timing import timed
 
 if TYPE_CHECKING:  # helpers.stats imports scipy: only when a cost is computed
+    import pandas as pd
+
     from helpers.stats import Difference
+    from helpers.timing import Comparison
 
 __all__ = [  # the memory tools live in helpers.memory; importable from here as before
     "Attempt", "Autocast", "HabitCost", "UtilisationMeter", "autocast_dtype", "habit_cost",
-    "is_out_of_memory", "largest_batch_that_fits", "peak_memory", "release_free_memory",
-    "step_utilisation",
+    "is_out_of_memory", "largest_batch_that_fits", "loader_figures", "peak_memory",
+    "release_free_memory", "step_utilisation",
 ]  # fmt: skip
 
 
@@ -95,6 +100,30 @@ class UtilisationMeter:
             "computing (s)": sum(self.computes),
             "busy": self.busy,
         }
+
+
+def loader_figures(
+    result: Comparison, meters: dict[str, list[UtilisationMeter]], baseline: str
+) -> pd.DataFrame:
+    """Loader settings compared in interleaved rounds (``result``, from
+    :func:`helpers.timing.compare`, one epoch per run), one row each: the median seconds per
+    epoch, the median step share of the timed epochs (``meters``: each setting's meters, one per
+    epoch run, warm-up first), and the speed-up over ``baseline`` (the geometric mean of the
+    rounds' ratios) with its 95 % interval (:meth:`helpers.timing.Comparison.gain`)."""
+    import pandas as pd
+
+    rows = {}
+    for name, m in result.measurements.items():
+        timed_meters = meters[name][-len(m.samples) :]  # the warm-up's epochs are not timed
+        gain = result.gain(baseline, name) if name != baseline else None
+        rows[name] = {
+            N_("s per epoch"): m.median,
+            N_("step share"): statistics.median(meter.busy for meter in timed_meters),
+            N_("speed-up"): gain.ratio if gain else 1.0,
+            N_("95% interval, low"): gain.low if gain else 1.0,
+            N_("95% interval, high"): gain.high if gain else 1.0,
+        }
+    return pd.DataFrame(rows).T.rename_axis(N_("loader"))
 
 
 @dataclass(frozen=True)
