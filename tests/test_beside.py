@@ -87,6 +87,10 @@ def test_day02_copies_pageable_and_pinned_beside_the_cpu_copy(tmp_path):
         "19.0 GB/s", "49.0 GB/s", "16.0 GB/s", "50.0 GB/s", "2,900.0 GB/s",
     ]  # fmt: skip
     assert found.table.iloc[:, 0].tolist()[-1] == "7.5 GB/s"  # the CPU's copy_ at its best
+    # one row, one convention: the CPU's copy and the GPU's within-device copy both count read +
+    # write; the bus's rows count each byte once, and every row says which
+    assert found.table.index[-1] == "within the device, read + write (on a CPU: memory to memory)"
+    assert all(name.endswith("(each byte once)") for name in found.table.index[:4])
     assert "pinned copy of 67,108,864 bytes ran 2.6× as fast as a pageable one" in found.text
 
 
