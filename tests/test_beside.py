@@ -190,8 +190,13 @@ def test_day07_puts_mfu_and_bandwidth_side_by_side(tmp_path):
     table = found.table
     assert table.loc["lesson loop 4-10-3, 120 rows: MFU"].tolist() == ["0.09%", "0.0004%"]
     assert table.loc["wide 4-512-512-3, 4096 rows: MFU"].tolist() == ["not measured", "32%"]
-    bandwidth = "memory bandwidth (a large copy within the device)"
-    assert table.loc[bandwidth].tolist() == ["11.0 GB/s", "2,900.0 GB/s"]
+    bandwidth = "memory bandwidth (a copy within the device, read + write)"
+    assert table.loc[bandwidth].tolist() == ["11.0 GB/s (64 MiB)", "2,900.0 GB/s (64 MiB)"]
+    two = day07.beside_receipt(FIGURES, 1.2e11, "cpu", 1.1e10, shelf_of(tmp_path, ONE), threads=2)
+    assert two.table.loc[bandwidth].tolist()[0] == "11.0 GB/s (64 MiB, 2 threads)"
+    # like with like: this machine's 64 MiB copy beside the receipt's 64 MiB copy within the
+    # device (copies.on_device), not beside day 5's roof measured at another size
+    assert "That receipt timed each step alone" in found.text  # a receipt before step_profile
     assert table.loc["peak FLOP/s (a large matrix product)"].tolist() == [
         "0.120 TFLOP/s", "51.000 TFLOP/s",
     ]  # fmt: skip
@@ -229,3 +234,18 @@ def test_show_displays_the_sentences_and_the_table(capsys, tmp_path):
     day01.beside_receipt(HERE_CARD, shelf_of(tmp_path, ONE)).show()
     out = capsys.readouterr().out
     assert "Beside this machine" in out and "85.0 GB" in out
+
+
+REFERENCE = Path(__file__).parents[1] / "data" / "gpu_reference.json"
+
+
+def test_day07_reads_the_reference_s_copy_like_with_like(tmp_path):
+    # the H200's receipt: its 64 MiB copy within the device, 3,890.5 GB/s read + write; day 5's
+    # roof (4,216.3 GB/s, another size) stood in that row before, beside a 16 MiB copy here
+    shelf = receipts.load_all(tmp_path / "none", reference=REFERENCE)
+    found = day07.beside_receipt(FIGURES, 1.2e11, "cpu", 1.76e10, shelf, threads=2)
+    row = found.table.loc["memory bandwidth (a copy within the device, read + write)"]
+    assert row.tolist() == ["17.6 GB/s (64 MiB, 2 threads)", "3,890.5 GB/s (64 MiB)"]
+    assert "That receipt timed each step alone" in found.text
+    note = day07.bandwidths_note(1.76e10, threads=2)
+    assert "17.6 GB/s, 64 MiB with 2 thread(s), counted read + write" in note

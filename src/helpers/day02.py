@@ -26,7 +26,7 @@ from helpers.copies import (
     CopyCurve,
 )
 from helpers.i18n import N_, _, label, word
-from helpers.narration import Beside, gigabytes, heading, here, receipt_label
+from helpers.narration import Beside, gigabytes, heading, here, receipt_label, size_text
 from helpers.receipts import Shelf
 
 NAMES = (
@@ -197,18 +197,6 @@ def allocation_finding(pair: AllocationPair, device_type: str) -> str:
         ratio=pair.ratio,
         note=allocation_note(device_type),
     )
-
-
-def size_text(n_bytes: int) -> str:
-    """A copy's size in KiB or MiB, ``'64 KiB'``, ``'4 MiB'`` (bytes below 1 KiB).
-
-    >>> size_text(2**16), size_text(2**22), size_text(512)
-    ('64 KiB', '4 MiB', '512 B')
-    """
-    for unit, scale in (("MiB", 2**20), ("KiB", 2**10)):
-        if n_bytes >= scale:
-            return f"{n_bytes / scale:,.4g} {unit}"
-    return f"{n_bytes} B"
 
 
 def allocation_sizes_finding(found: AllocationSizes, device_type: str) -> str:

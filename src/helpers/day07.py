@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from helpers import receipts
-from helpers.i18n import N_, _, word
+from helpers.copies import POOL_BYTES
+from helpers.i18n import N_, _, ngettext, word
 from helpers.memory import BFLOAT16_TENSOR_CORES, FLOAT16_TENSOR_CORES, Attempt, Autocast
-from helpers.narration import Beside, gigabytes, heading, here, receipt_label
+from helpers.narration import Beside, gigabytes, heading, here, receipt_label, size_text
 from helpers.receipts import Shelf
 
 if TYPE_CHECKING:
@@ -82,16 +83,33 @@ def _figure(key: str, value: float | None) -> str:
     return f"{value:.0%}" if key == "device busy share" else f"{value * 100:.2g}%"
 
 
+def _copy(rate: float | None, copied: int | None, threads: int | None = None) -> str:
+    """A copy's bandwidth with its size (and this machine's thread count)."""
+    if rate is None:
+        return _("not measured")
+    if threads is None:
+        return _("{rate} ({size})").format(rate=gigabytes(rate), size=size_text(copied))
+    return ngettext(
+        "{rate} ({size}, {threads} thread)", "{rate} ({size}, {threads} threads)", threads
+    ).format(rate=gigabytes(rate), size=size_text(copied), threads=threads)
+
+
 def beside_receipt(
     figures: dict[str, dict],
     peak: float,
     device_type: str,
     bandwidth: float | None = None,
     found: Shelf | None = None,
+    *,
+    copied: int = POOL_BYTES,
+    threads: int | None = None,
 ) -> Beside:
     """Day 7: the busy share and MFU of each workload, the peak FLOP/s and the copy bandwidths,
-    here (``figures`` from ``step_utilisation``, ``peak``, ``bandwidth`` when measured) and on the
-    receipt's device."""
+    here (``figures`` from ``step_utilisation``, ``peak``, ``bandwidth`` when measured: a copy of
+    ``copied`` bytes within the device with ``threads`` threads) and on the receipt's device (its
+    copy within the device, day 2's largest). Bandwidths count read + write within one memory and
+    each byte once across the bus (:mod:`helpers.copies`). A receipt whose step figures were
+    timed one step at a time (before :func:`helpers.profiling.step_profile`) is named so."""
     found = receipts.load_all() if found is None else found
     receipt = found.pick()
     if receipt is None:
@@ -105,17 +123,45 @@ def beside_receipt(
     roofs, copies = receipt["roofs"], receipt["copies"]
     rows += [
         _("peak FLOP/s (a large matrix product)"),
-        _("memory bandwidth (a large copy within the device)"),
-        _("host to device copy, pinned memory"),
+        _("memory bandwidth (a copy within the device, read + write)"),
+        _("host to device copy, pinned memory (each byte once)"),
     ]
-    ours += [f"{peak / 1e12:,.3f} TFLOP/s", gigabytes(bandwidth), _("not measured")]
+    ours += [
+        f"{peak / 1e12:,.3f} TFLOP/s",
+        _copy(bandwidth, copied, threads),
+        _("not measured"),
+    ]
     theirs += [
         f"{roofs['peak_flops'] / 1e12:,.3f} TFLOP/s",
-        gigabytes(roofs["bandwidth_bytes_per_s"]),
+        _copy(copies["on_device"], copies["bytes"]),
         gigabytes(copies["h2d_pinned"]),
     ]
     table = pd.DataFrame({here(device_type): ours, receipt_label(receipt): theirs}, index=rows)
-    return Beside(heading(found, receipt), table)
+    notes = [heading(found, receipt)]
+    alone = [n for n, f in receipt["day07"].items() if "steps per timed block" not in f]
+    if alone:
+        notes.append(
+            _(
+                "That receipt timed each step alone and synchronised, so each of its steps paid "
+                "a round trip to the device: a step in a loop takes less, and its MFU reads "
+                "low. `python -m helpers receipt` now times steps back to back, as day 5 times "
+                "its loop (`helpers.profiling.step_profile`)."
+            )
+        )
+    return Beside("\n\n".join(notes), table)
+
+
+def bandwidths_note(rate: float, *, threads: int, copied: int = POOL_BYTES) -> str:
+    """How this machine's bandwidth here (``rate``: a copy of ``copied`` bytes within its memory,
+    ``threads`` threads) stands to the other days' figures: one convention (read + write,
+    :mod:`helpers.copies`), and what differs between them (the size, the threads)."""
+    return _(
+        "This machine's copy within its memory here: {rate}, {size} with {threads} thread(s), "
+        "counted read + write like every bandwidth in the course (day 2 says why). Day 2's "
+        "largest `copy_` is the same copy; day 5's roofs copy each workload's own size with "
+        "the loop's one thread: a copy that fits in the cache, or one on fewer threads, gives "
+        "another figure for the same memory, and its label says which."
+    ).format(rate=gigabytes(rate), size=size_text(copied), threads=threads)
 
 
 # --- Section 1: three ways to say "busy" --------------------------------------------------------

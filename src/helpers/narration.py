@@ -256,6 +256,18 @@ def also(others: list[Receipt]) -> list[str]:
     ]
 
 
+def size_text(n_bytes: int) -> str:
+    """A copy's size in KiB or MiB, ``'64 KiB'``, ``'4 MiB'`` (bytes below 1 KiB).
+
+    >>> size_text(2**16), size_text(2**22), size_text(512)
+    ('64 KiB', '4 MiB', '512 B')
+    """
+    for unit, scale in (("MiB", 2**20), ("KiB", 2**10)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:,.4g} {unit}"
+    return f"{n_bytes} B"
+
+
 def gigabytes(rate: float | None) -> str:
     return _("not measured") if rate is None else f"{rate / 1e9:,.1f} GB/s"
 
