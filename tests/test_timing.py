@@ -146,3 +146,15 @@ def test_compare_gives_a_ratio_with_its_interval():
         {"a": Measurement([1.0, 1.2, 0.9]), "b": Measurement([1.1, 0.9, 1.0])}
     ).gain("a", "b")
     assert not same.distinguishable and same.low < 1 < same.high
+
+
+def test_benchmark_times_at_least_min_blocks_blocks():
+    # a statement longer than min_run_time fills one block, and one block has no spread: the
+    # H200's reference timed its small steps so (the clock's reading waits for the GPU, so
+    # torch.utils.benchmark made each block longer than the whole run time)
+    slow = helpers.timing.benchmark(lambda: time.sleep(0.03), device="cpu", min_run_time=0.01)
+    assert len(slow.samples) == 1 and slow.spread == 0
+    again = helpers.timing.benchmark(
+        lambda: time.sleep(0.03), device="cpu", min_run_time=0.01, min_blocks=3
+    )
+    assert len(again.samples) == 3 and all(t >= 0.03 for t in again.samples)

@@ -192,18 +192,22 @@ def overhead_share(work: Workload, roof: Roof) -> float:
 
 
 def measure_peak_flops(
-    device: torch.device | str, size: int | None = None, threads: int = 1
+    device: torch.device | str,
+    size: int | None = None,
+    threads: int = 1,
+    dtype: torch.dtype = torch.float32,
 ) -> float:
-    """FLOP/s of a ``size`` x ``size`` float32 matrix product on ``device`` (the flat roof): the
-    fastest of the benchmark's blocks, since a roof is a best case.
+    """FLOP/s of a ``size`` x ``size`` matrix product of ``dtype`` numbers on ``device`` (the flat
+    roof, in float32 unless told): the fastest of the benchmark's blocks, since a roof is a best
+    case.
 
     ``size`` defaults to 1024 on a CPU and 4096 on a GPU; ``threads`` is the CPU thread count
     the benchmark uses (the lesson's loop runs on one).
     """
     device = torch.device(device)
     size = size or (1024 if device.type == "cpu" else 4096)
-    a = torch.randn(size, size, device=device)
-    b = torch.randn(size, size, device=device)
+    a = torch.randn(size, size, device=device, dtype=dtype)
+    b = torch.randn(size, size, device=device, dtype=dtype)
     a @ b  # warm-up: library loading, workspace allocation
     seconds = min(benchmark(lambda: a @ b, device=device, threads=threads).samples)
     return 2 * size**3 / seconds

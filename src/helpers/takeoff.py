@@ -23,16 +23,26 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from helpers.crossover import _crossing, crossover, curve_crossover, lesson_bound
+from helpers.crossover import (
+    Crossing,
+    Support,
+    _crossing,
+    crossing,
+    crossover,
+    curve_crossover,
+    lesson_bound,
+    support,
+)
 from helpers.i18n import N_, word
 from helpers.paths import GPU_REFERENCE
 from helpers.receipts import Receipt, load_all
 from helpers.work import bytes_per_step, flops_per_step, step_time
 
 __all__ = [  # where curves cross: helpers.crossover; counting and timing a step: helpers.work
-    "IMAGENET_IMAGES", "MODELS", "RESNET50_FLOPS_PER_IMAGE", "TAKEOFF_FACTOR", "bytes_per_step",
-    "crossover", "curve", "curve_crossover", "flops_per_step", "lesson_bound", "load_reference",
-    "step_time", "sweep", "takeoff", "training_estimate",
+    "IMAGENET_IMAGES", "MODELS", "RESNET50_FLOPS_PER_IMAGE", "TAKEOFF_FACTOR", "Crossing",
+    "Support", "bytes_per_step", "crossing", "crossover", "curve", "curve_crossover",
+    "decode_rate", "flops_per_step", "host_curve", "lesson_bound", "load_reference", "step_time",
+    "support", "sweep", "takeoff", "training_estimate",
 ]  # fmt: skip
 
 MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
@@ -47,12 +57,13 @@ def sweep(
     max_rows: dict[str, int] | None = None,
     min_run_time: float = 0.2,
     progress: bool | str = True,
+    min_blocks: int = 1,
 ) -> pd.DataFrame:
     """Time per step for every model at every row count (full batch), as one table.
 
-    ``max_rows`` caps the row count per model (the wide model on a CPU); ``min_run_time`` is
-    :func:`step_time`'s, per point. A progress bar counts the points (labelled ``progress`` when
-    that is a string; hidden with ``progress=False``).
+    ``max_rows`` caps the row count per model (the wide model on a CPU); ``min_run_time`` and
+    ``min_blocks`` are :func:`step_time`'s, per point. A progress bar counts the points
+    (labelled ``progress`` when that is a string; hidden with ``progress=False``).
     """
     max_rows = max_rows or {}
     points = [
@@ -64,7 +75,7 @@ def sweep(
     label = progress if isinstance(progress, str) else "sweep"
     table = []
     for name, widths, n in tqdm(points, desc=word(label), unit="point", disable=progress is False):
-        row = step_time(widths, n, device=device, min_run_time=min_run_time)
+        row = step_time(widths, n, device=device, min_run_time=min_run_time, min_blocks=min_blocks)
         row |= {
             "model": name,
             "flops": flops_per_step(widths, n),
@@ -115,26 +126,72 @@ IMAGENET_IMAGES = 1_281_167
 
 
 def training_estimate(
-    flops_per_second: float, images_per_second: float, *, epochs: int = 90
-) -> dict[str, float | str]:
+    flops_per_second: float | None, images_per_second: float | None, *, epochs: int = 90
+) -> dict[str, float | str | None]:
     """Hours to train ResNet-50 on ImageNet-1k for ``epochs`` epochs (90 is the classic
     schedule), bounded by arithmetic at ``flops_per_second`` and by loading the images at
-    ``images_per_second``: whichever is slower sets the pace.
+    ``images_per_second``: whichever is slower sets the pace. A rate that was not measured
+    (``None``) leaves its hours ``None``, and ``hours`` is then the other bound alone: a lower
+    bound on the training's time (``bound`` says which is missing).
 
     >>> estimate = training_estimate(10e12, 2000, epochs=90)
     >>> [round(estimate[k], 1) for k in ("arithmetic hours", "loading hours")], estimate["bound"]
     ([73.0, 16.0], 'arithmetic')
+    >>> training_estimate(10e12, None)["bound"]
+    'at least the arithmetic (loading not measured)'
     """
-    if flops_per_second <= 0 or images_per_second <= 0 or epochs < 1:
+    given = [rate for rate in (flops_per_second, images_per_second) if rate is not None]
+    if any(rate <= 0 for rate in given) or epochs < 1:
         raise ValueError("need positive speeds and at least one epoch")
-    arithmetic = epochs * IMAGENET_IMAGES * RESNET50_FLOPS_PER_IMAGE / flops_per_second / 3600
-    loading = epochs * IMAGENET_IMAGES / images_per_second / 3600
+    arithmetic = loading = None
+    if flops_per_second is not None:
+        arithmetic = epochs * IMAGENET_IMAGES * RESNET50_FLOPS_PER_IMAGE / flops_per_second / 3600
+    if images_per_second is not None:
+        loading = epochs * IMAGENET_IMAGES / images_per_second / 3600
+    if arithmetic is None and loading is None:
+        bound = N_("not measured")
+    elif loading is None:
+        bound = N_("at least the arithmetic (loading not measured)")
+    elif arithmetic is None:
+        bound = N_("at least the loading (arithmetic not measured)")
+    else:
+        bound = N_("arithmetic") if arithmetic >= loading else N_("data loading")
+    known = [hours for hours in (arithmetic, loading) if hours is not None]
     return {
         N_("arithmetic hours"): arithmetic,
         N_("loading hours"): loading,
-        N_("hours"): max(arithmetic, loading),
-        N_("bound"): N_("arithmetic") if arithmetic >= loading else N_("data loading"),
+        N_("hours"): max(known) if known else None,
+        N_("bound"): bound,
     }
+
+
+DECODED = {"n": 64, "image_size": 256}
+"""The pictures whose decoding day 6 times for its loading bound (day 7's data set at its full
+picture size)."""
+
+
+def decode_rate() -> float:
+    """JPEG pictures per second that one CPU core of this machine decodes and shrinks
+    (:class:`helpers.data.JpegDataset`, :data:`DECODED`): day 6's loading rate per core."""
+    from helpers.data import JpegDataset
+
+    return JpegDataset(**DECODED).items_per_second(DECODED["n"])
+
+
+def host_curve(receipt: Receipt) -> pd.DataFrame | None:
+    """The receipt's own host-CPU curve of :data:`MODELS` (its ``device`` "cpu" points, measured
+    on the machine that holds its GPU), with ``flops`` and ``bytes`` per step; ``None`` when the
+    receipt has none (a GPU's curve is then only comparable with another machine's CPU)."""
+    points = [
+        p for p in receipt["day06"]["points"] if p["device"] == "cpu" and p["model"] in MODELS
+    ]
+    if not points or receipt.device == "cpu":
+        return None
+    table = pd.DataFrame(points)
+    pairs = list(zip(table["model"], table["rows"], strict=True))
+    table["flops"] = [flops_per_step(MODELS[m], n) for m, n in pairs]
+    table["bytes"] = [bytes_per_step(MODELS[m], n) for m, n in pairs]
+    return table
 
 
 def load_reference(

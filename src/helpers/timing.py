@@ -229,11 +229,16 @@ def benchmark(
     device: torch.device | str,
     threads: int = 1,
     min_run_time: float = 0.2,
+    min_blocks: int = 1,
 ) -> Measurement:
     """Time a short statement with ``torch.utils.benchmark`` (``threads`` set explicitly).
 
     The benchmark runs ``fn`` in blocks until ``min_run_time`` seconds have passed; each sample is
     the time per call in one block. The clock waits for ``device`` before each reading.
+    ``torch.utils.benchmark`` sizes its blocks so that reading the clock costs under 0.01 % of a
+    block: where that reading waits for a GPU, one block can outlast ``min_run_time``, and a
+    single sample has no spread. ``min_blocks`` runs more blocks of the same size until there
+    are that many samples.
     """
 
     import torch.utils.benchmark as torch_benchmark  # here: most users of this module never need it
@@ -243,4 +248,8 @@ def benchmark(
         return time.perf_counter()
 
     timer = torch_benchmark.Timer(stmt="fn()", globals={"fn": fn}, num_threads=threads, timer=clock)
-    return Measurement(list(timer.blocked_autorange(min_run_time=min_run_time).times))
+    found = timer.blocked_autorange(min_run_time=min_run_time)
+    samples = list(found.times)
+    while len(samples) < min_blocks:
+        samples += timer.timeit(found.number_per_run).times
+    return Measurement(samples)
