@@ -16,6 +16,7 @@ This module computes; what the curves say, the lesson says (:mod:`helpers.day06`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -40,9 +41,10 @@ from helpers.work import bytes_per_step, flops_per_step, step_time
 
 __all__ = [  # where curves cross: helpers.crossover; counting and timing a step: helpers.work
     "IMAGENET_IMAGES", "MODELS", "RESNET50_FLOPS_PER_IMAGE", "TAKEOFF_FACTOR", "Crossing",
-    "Support", "bytes_per_step", "crossing", "crossover", "curve", "curve_crossover",
-    "decode_rate", "flops_per_step", "host_curve", "lesson_bound", "load_reference", "step_time",
-    "support", "sweep", "takeoff", "training_estimate",
+    "CurvePair", "Support", "bytes_per_step", "crossing", "crossover", "curve", "curve_crossover",
+    "curve_pairs", "decode_rate", "flops_per_step", "host_curve", "imagenet_estimates",
+    "lesson_bound", "load_reference", "receipt_rates", "step_time", "support", "sweep",
+    "takeoff", "training_estimate",
 ]  # fmt: skip
 
 MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
@@ -178,6 +180,35 @@ def decode_rate() -> float:
     return JpegDataset(**DECODED).items_per_second(DECODED["n"])
 
 
+def receipt_rates(receipt: Receipt) -> dict[str, float | str | None]:
+    """A receipt's figures for the ImageNet estimate, each ``None`` when the receipt has not
+    measured it (an older receipt): ``flops``, a matrix product's peak in ``dtype``, autocast's
+    16-bit type on that device (how it trains an image model), and ``images``, the pictures per
+    second its host decodes on all its usable CPUs (its rate per core times their number)."""
+    imagenet, host = receipt.payload.get("imagenet") or {}, receipt.payload.get("host") or {}
+    images = None
+    if host:
+        images = host["jpeg_per_core_per_s"] * host["usable_cpus"]
+    return {
+        "flops": imagenet.get("autocast_matmul_flops"),
+        "dtype": imagenet.get("autocast_dtype"),
+        "images": images,
+    }
+
+
+def imagenet_estimates(
+    rates: dict[str, tuple[float | None, float | None]], *, epochs: int = 90
+) -> pd.DataFrame:
+    """:func:`training_estimate` for each machine of ``rates`` (its name: FLOP/s and pictures
+    per second, either ``None`` when not measured), one row each, with the FLOP/s used."""
+    rows = {
+        name: {N_("GFLOP/s"): None if flops is None else flops / 1e9}
+        | training_estimate(flops, images, epochs=epochs)
+        for name, (flops, images) in rates.items()
+    }
+    return pd.DataFrame(rows).T
+
+
 def host_curve(receipt: Receipt) -> pd.DataFrame | None:
     """The receipt's own host-CPU curve of :data:`MODELS` (its ``device`` "cpu" points, measured
     on the machine that holds its GPU), with ``flops`` and ``bytes`` per step; ``None`` when the
@@ -219,3 +250,40 @@ def load_reference(
     table["flops"] = [flops_per_step(MODELS[m], n) for m, n in pairs]
     table["bytes"] = [bytes_per_step(MODELS[m], n) for m, n in pairs]
     return receipt, table
+
+
+@dataclass(frozen=True)
+class CurvePair:
+    """A CPU's curve and a GPU's, to cross (:func:`helpers.crossover.crossing`): from one machine
+    (``same_host``) or from two, which only a labelled figure may show."""
+
+    cpu: pd.DataFrame
+    gpu: pd.DataFrame
+    same_host: bool
+    receipt: Receipt | None = None
+    """The receipt the GPU's curve (and, on its host, the CPU's) comes from; ``None``: measured
+    here."""
+
+    def here(self, side: str) -> bool:
+        """Whether the ``side`` (``"cpu"`` or ``"gpu"``) curve was measured on this machine."""
+        return self.receipt is None or (side == "cpu" and not self.same_host)
+
+
+def curve_pairs(
+    measured: pd.DataFrame, reference: tuple[Receipt, pd.DataFrame] | None = None
+) -> list[CurvePair]:
+    """The curves day 6 crosses, same machine first. With a GPU measured here (``measured`` has
+    points of a device other than ``cpu``): this machine's CPU against it. Otherwise, with a GPU's
+    receipt (``reference``, from :func:`load_reference`): the receipt's own host CPU against its
+    GPU (:func:`host_curve`, when the receipt has it), then this machine's CPU against that GPU,
+    two machines. Without either: none (one GPU point gives only a bound)."""
+    cpu = measured[measured["device"] == "cpu"]
+    gpu = measured[measured["device"] != "cpu"]
+    if len(gpu):
+        return [CurvePair(cpu, gpu, same_host=True)]
+    if reference is None:
+        return []
+    receipt, table = reference
+    host = host_curve(receipt)
+    pairs = [] if host is None else [CurvePair(host, table, same_host=True, receipt=receipt)]
+    return [*pairs, CurvePair(cpu, table, same_host=False, receipt=receipt)]
