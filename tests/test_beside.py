@@ -249,3 +249,28 @@ def test_day07_reads_the_reference_s_copy_like_with_like(tmp_path):
     assert "That receipt timed each step alone" in found.text
     note = day07.bandwidths_note(1.76e10, threads=2)
     assert "17.6 GB/s, 64 MiB with 2 thread(s), counted read + write" in note
+
+
+def test_the_reference_s_host_and_pytorch_are_named_beside_its_figures(tmp_path):
+    # the H200's launch (9.3 µs) and its lesson epoch (982 µs) are its host CPU's work as much as
+    # the GPU's; it ran torch 2.11 where the course pins 2.13
+    shelf = receipts.load_all(tmp_path / "none", reference=REFERENCE)
+    for found in (
+        day06.beside_receipt(shelf),
+        day07.beside_receipt(FIGURES, 1.2e11, "cpu", 1.76e10, shelf),
+        day01.beside_receipt(HERE_CARD, shelf),
+    ):
+        assert "Its host: **Intel(R) Xeon(R) Processor**, 16 threads" in found.text
+        assert "whether it is a virtual machine, the receipt does not say" in found.text
+        assert "measures this host too" in found.text
+        assert "It ran PyTorch 2.11.0+cu130; the course is tested with 2.13.0" in found.text
+    newer = receipts.Receipt(REFERENCE, receipts.load(REFERENCE).payload, reference=True)
+    newer.payload["machine"] = newer.payload["machine"] | {"torch": "2.13.0+cu130"}
+    newer.payload["host"] = {"cpu": "x", "usable_cpus": 16, "virtual_machine": True,
+                             "jpeg_per_core_per_s": 400.0}  # fmt: skip
+    from helpers.narration import host_note
+
+    note = host_note(newer, ours="2.13.0+cpu")
+    assert "(a virtual machine)" in note and "PyTorch" not in note
+    cpu_only = day01.beside_receipt(HERE_CARD, shelf_of(tmp_path, CPU))
+    assert "Its host" not in cpu_only.text  # a CPU's receipt is its own host

@@ -245,7 +245,39 @@ def heading(found: Shelf, receipt: Receipt | None, missing: str | None = None) -
         else:
             whose = _("Beside this machine: **{label}**, from `{file}`.")
         lines.append(whose.format(label=receipt_label(receipt), file=receipt.path.name))
+        if receipt.device != "cpu":
+            lines.append(host_note(receipt))
     return "\n\n".join(lines)
+
+
+def host_note(receipt: Receipt, ours: str | None = None) -> str:
+    """The machine that holds a receipt's GPU, named beside its figures: its CPU and threads,
+    whether it is a virtual machine (when the receipt says), that the figures which time the CPU's
+    part (a launch, a synchronisation, a lesson epoch, a curve's flat part) measure that host as
+    much as the GPU; and the receipt's PyTorch when it is not the one the course is tested with
+    (``ours``: this machine's, by default the running one)."""
+    import torch
+
+    from helpers.config import TESTED_TORCH
+
+    machine, host = receipt["machine"], receipt.payload.get("host") or {}
+    kind = {
+        True: _("a virtual machine"),
+        False: _("not a virtual machine"),
+        None: _("whether it is a virtual machine, the receipt does not say"),
+    }[host.get("virtual_machine")]
+    said = _(
+        "Its host: **{cpu}**, {threads} threads ({kind}). Launches, synchronisations, a whole "
+        "lesson epoch and the flat start of a curve are the CPU's work as much as the GPU's: "
+        "where the receipt times them, it measures this host too."
+    ).format(cpu=machine["cpu"], threads=machine["threads"], kind=kind)
+    theirs, ours = machine["torch"], ours or torch.__version__
+    if theirs.split("+")[0] != TESTED_TORCH:
+        said += " " + _(
+            "It ran PyTorch {theirs}; the course is tested with {tested}, and this machine runs "
+            "{ours}."
+        ).format(theirs=theirs, tested=TESTED_TORCH, ours=ours)
+    return said
 
 
 def also(others: list[Receipt]) -> list[str]:
