@@ -35,10 +35,7 @@ if TYPE_CHECKING:
 
 NAMES = (
     N_("loader"),
-    N_("epoch 1 (s)"),
-    N_("epoch 2 (s)"),
-    N_("busy (epoch 2)"),
-    N_("speed-up (epoch 2)"),
+    N_("loader settings"),
     N_("times faster"),
     N_("peak extra memory (MB)"),
     N_("rows per second"),

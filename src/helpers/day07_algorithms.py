@@ -211,8 +211,8 @@ def tuning_table(
 
     from helpers.show import localised
 
-    ms_per = _("ms per {epochs} epochs").format(epochs=timed_epochs)
-    reached = _("epochs to loss < {target}").format(target=target)
+    ms_per = f"ms per {timed_epochs} epochs"  # names kept English in the data (word() shows them)
+    reached = f"epochs to loss < {target}"
     frame = pd.DataFrame(
         {ms_per: {k: v * 1e3 for k, v in times_s.items()}, reached: pd.Series(epochs, dtype=float)}
     ).rename_axis(N_("setting"))
