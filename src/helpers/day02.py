@@ -26,7 +26,7 @@ from helpers.copies import (
     CopyCurve,
 )
 from helpers.i18n import N_, _, label, word
-from helpers.narration import Beside, gigabytes, heading, here, receipt_label, size_text
+from helpers.narration import Beside, copy_rate, heading, here, receipt_label, size_text
 from helpers.receipts import Shelf
 
 NAMES = (
@@ -273,18 +273,23 @@ COPY_ROWS = {  # a receipt's key: this machine's copy_ variant that measures the
 
 
 def beside_receipt(copies: pd.DataFrame, device_type: str, found: Shelf | None = None) -> Beside:
-    """Day 2: the receipt's copy bandwidths (pageable and pinned, each way, and within the device)
-    beside the fastest rate each of this machine's ``copy_`` variants reached (day 2's table)."""
+    """Day 2: the receipt's copy bandwidths (pageable and pinned, each way, and within the device,
+    at its copy size) beside this machine's ``copy_`` variants at the largest size of day 2's
+    table: each figure with its size, so that a copy in the cache is not read beside one from
+    memory."""
     found = receipts.load_all() if found is None else found
     receipt = found.pick()
     if receipt is None:
         return Beside(heading(found, None))
-    best = copies.groupby("variant")["GB/s"].max() * 1e9
-    ours = {k: next((best[v] for v in names if v in best), None) for k, names in COPY_ROWS.items()}
+    largest = copies[copies["bytes"] == copies["bytes"].max()]  # like the receipt: one size
+    rate = dict(zip(largest["variant"], largest["GB/s"] * 1e9, strict=True))
+    size = int(largest["bytes"].iloc[0])
+    ours = {k: next((rate[v] for v in names if v in rate), None) for k, names in COPY_ROWS.items()}
+    theirs = receipt["copies"]
     table = pd.DataFrame(
         {
-            here(device_type): [gigabytes(ours[k]) for k in COPY_ROWS],
-            receipt_label(receipt): [gigabytes(receipt["copies"][k]) for k in COPY_ROWS],
+            here(device_type): [copy_rate(ours[k], size) for k in COPY_ROWS],
+            receipt_label(receipt): [copy_rate(theirs[k], theirs["bytes"]) for k in COPY_ROWS],
         },
         index=[word(COPY_NAMES[k]) for k in COPY_ROWS],
     )

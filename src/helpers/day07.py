@@ -22,9 +22,17 @@ import pandas as pd
 
 from helpers import receipts
 from helpers.copies import POOL_BYTES
-from helpers.i18n import N_, _, ngettext, word
+from helpers.i18n import N_, _, word
 from helpers.memory import BFLOAT16_TENSOR_CORES, FLOAT16_TENSOR_CORES, Attempt, Autocast
-from helpers.narration import Beside, gigabytes, heading, here, receipt_label, size_text
+from helpers.narration import (
+    Beside,
+    copy_rate,
+    gigabytes,
+    heading,
+    here,
+    receipt_label,
+    size_text,
+)
 from helpers.receipts import Shelf
 
 if TYPE_CHECKING:
@@ -80,17 +88,6 @@ def _figure(key: str, value: float | None) -> str:
     return f"{value:.0%}" if key == "device busy share" else f"{value * 100:.2g}%"
 
 
-def _copy(rate: float | None, copied: int | None, threads: int | None = None) -> str:
-    """A copy's bandwidth with its size (and this machine's thread count)."""
-    if rate is None:
-        return _("not measured")
-    if threads is None:
-        return _("{rate} ({size})").format(rate=gigabytes(rate), size=size_text(copied))
-    return ngettext(
-        "{rate} ({size}, {threads} thread)", "{rate} ({size}, {threads} threads)", threads
-    ).format(rate=gigabytes(rate), size=size_text(copied), threads=threads)
-
-
 def beside_receipt(
     figures: dict[str, dict],
     peak: float,
@@ -125,12 +122,12 @@ def beside_receipt(
     ]
     ours += [
         f"{peak / 1e12:,.3f} TFLOP/s",
-        _copy(bandwidth, copied, threads),
+        copy_rate(bandwidth, copied, threads),
         _("not measured"),
     ]
     theirs += [
         f"{roofs['peak_flops'] / 1e12:,.3f} TFLOP/s",
-        _copy(copies["on_device"], copies["bytes"]),
+        copy_rate(copies["on_device"], copies["bytes"]),
         gigabytes(copies["h2d_pinned"]),
     ]
     table = pd.DataFrame({here(device_type): ours, receipt_label(receipt): theirs}, index=rows)

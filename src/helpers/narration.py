@@ -300,6 +300,17 @@ def size_text(n_bytes: int) -> str:
     return f"{n_bytes} B"
 
 
+def copy_rate(rate: float | None, copied: int | None, threads: int | None = None) -> str:
+    """A copy's bandwidth with its size (and the thread count, when it is this machine's)."""
+    if rate is None:
+        return _("not measured")
+    if threads is None:
+        return _("{rate} ({size})").format(rate=gigabytes(rate), size=size_text(copied))
+    return ngettext(
+        "{rate} ({size}, {threads} thread)", "{rate} ({size}, {threads} threads)", threads
+    ).format(rate=gigabytes(rate), size=size_text(copied), threads=threads)
+
+
 def gigabytes(rate: float | None) -> str:
     return _("not measured") if rate is None else f"{rate / 1e9:,.1f} GB/s"
 
