@@ -14,7 +14,7 @@ queueing. Every measurement here synchronises the device before it reads the clo
   variant runs once, in a shuffled order, so that slow drifts of the machine (other programs,
   temperature, caches) fall on all variants alike.
 * :func:`benchmark` uses ``torch.utils.benchmark`` for short statements (microseconds), with the
-  number of threads set explicitly.
+  number of threads set explicitly; :func:`threads` sets them for a block of code.
 
 Per-operator breakdowns are in :mod:`helpers.profiling`, and what the numbers mean (intervals,
 fits) in :mod:`helpers.stats`. Used on days 1, 2, 5, 6 and 7.
@@ -38,6 +38,27 @@ from helpers.i18n import N_, word
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+@contextmanager
+def threads(n: int) -> Iterator[None]:
+    """PyTorch's CPU threads set to ``n`` inside the block, and restored after it. Tiny operations
+    on several threads mostly measure the threads (day 5 times its loop on one), and on a busy
+    machine they wait for each other.
+
+    >>> before = torch.get_num_threads()
+    >>> with threads(1):
+    ...     torch.get_num_threads()
+    1
+    >>> torch.get_num_threads() == before
+    True
+    """
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 @dataclass
