@@ -31,6 +31,11 @@ def fake_measurements(monkeypatch):
     for function, name in (measured | {"day06": "day06"}).items():
         monkeypatch.setattr(receipt_days, function, lambda device, s, part=payload[name]: part)
     monkeypatch.setattr(receipt_days, "day07", lambda device, s, peak: payload["day07"])
+    host = {"cpu": "AMD EPYC", "usable_cpus": 16, "virtual_machine": True,
+            "jpeg_per_core_per_s": 400.0}  # fmt: skip
+    monkeypatch.setattr(receipt_days, "host", lambda: host)
+    imagenet = {"autocast_dtype": "bfloat16", "autocast_matmul_flops": 7e14, "matmul_n": 8192}
+    monkeypatch.setattr(receipt_days, "imagenet", lambda device, s: imagenet)
     monkeypatch.setattr("helpers.roofline.measure_peak_flops", lambda d, size, threads: 1e14)
     ranks = []
     monkeypatch.setattr(receipt, "allreduce", lambda gpus, s: ranks.append(gpus))
@@ -50,6 +55,9 @@ def test_it_writes_the_receipt_and_a_one_screen_summary(fake_cuda, monkeypatch, 
     assert "2 × NVIDIA H100 80GB HBM3" in out and "400.00 TFLOP/s (8192²), 3000 GB/s" in out
     assert "30.00x" in out and "take-off at" in out and "busy 30%" in out
     assert "a CUDA graph node 2.00 µs" in out
+    assert "host: AMD EPYC, 16 usable CPUs, a virtual machine, 400 JPEGs" in out
+    assert "bfloat16 matrix product: 700.00 TFLOP/s (8192²)" in out
+    assert payload["host"]["usable_cpus"] == 16 and payload["imagenet"]["matmul_n"] == 8192
     assert len(out.splitlines()) < 25  # one screen
 
 
