@@ -240,9 +240,9 @@ def step_profile(
     warmup: int = 1,
 ) -> StepProfile:
     """A step's time and the share of it inside operators, measured one way for every lesson:
-    ``warmup`` untimed blocks of ``steps`` steps, one profiled run of ``steps`` steps
-    (:func:`timeline`, :func:`covered`), then ``repeats`` timed blocks of ``steps`` steps back to
-    back (:func:`helpers.timing.per_step`).
+    ``warmup`` untimed steps (a fresh model's first step pays one-off costs), one profiled run of
+    ``steps`` steps (:func:`timeline`, :func:`covered`), then ``repeats`` timed blocks of
+    ``steps`` steps back to back (:func:`helpers.timing.per_step`).
 
     >>> import torch
     >>> x = torch.ones(256, 256)
@@ -256,8 +256,8 @@ def step_profile(
         for _step in range(steps):
             step()
 
-    for _block in range(warmup):
-        block()
+    for _step in range(warmup):
+        step()
     share = covered(timeline(block, device=device), kind)
     seconds = per_step(step, device=device, steps=steps, repeats=repeats, warmup=0)
     return StepProfile(seconds, share, kind, steps)
