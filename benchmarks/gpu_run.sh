@@ -6,7 +6,11 @@
 #
 # 1. a fast trial of gpu-check (about a minute: a broken setup shows before the long run);
 # 2. gpu-check in full mode: this GPU's receipt, checked against its bounds, with its one-screen
-#    summary (and, with NOTEBOOKS=1, every lesson executed in fast mode into $OUT);
+#    summary (and, with NOTEBOOKS=1, every lesson executed in fast mode into $OUT). Besides the
+#    days' figures it records the host that holds the GPU (its CPU, usable CPUs, whether it is a
+#    virtual machine, its JPEG decoding rate), day 6's points in several blocks each (a spread
+#    for every point) with the host CPU's curve beside the GPU's, a 16-bit matrix product for
+#    day 6's ImageNet estimate, and day 7's steps timed back to back as day 5 times its loop;
 # 3. the host CPU's receipt, beside it;
 # 4. the GPU's receipt copied to data/gpu_reference.json, the reference the lessons show.
 # Then commit data/gpu_reference.json. Nothing here needs Jupyter unless NOTEBOOKS=1.

@@ -77,7 +77,7 @@ def copies_here(device_type="cpu"):
     rows = [
         {"variant": v, "bytes": n, "GB/s": rate}
         for v in variants[device_type]
-        for n, rate in [(1024, 0.9), (4 * 2**20, 7.5)]
+        for n, rate in [(1024, 0.9), (2**20, 12.0), (4 * 2**20, 7.5)]  # peak in the cache
     ]
     return pd.DataFrame(rows)
 
@@ -85,9 +85,15 @@ def copies_here(device_type="cpu"):
 def test_day02_copies_pageable_and_pinned_beside_the_cpu_copy(tmp_path):
     found = day02.beside_receipt(copies_here(), "cpu", shelf_of(tmp_path, ONE))
     assert found.table.iloc[:, 1].tolist() == [
-        "19.0 GB/s", "49.0 GB/s", "16.0 GB/s", "50.0 GB/s", "2,900.0 GB/s",
+        "19.0 GB/s (64 MiB)", "49.0 GB/s (64 MiB)", "16.0 GB/s (64 MiB)", "50.0 GB/s (64 MiB)",
+        "2,900.0 GB/s (64 MiB)",
     ]  # fmt: skip
-    assert found.table.iloc[:, 0].tolist()[-1] == "7.5 GB/s"  # the CPU's copy_ at its best
+    # the CPU's copy_ at day 2's largest size, named: not its best rate at a size in the cache
+    assert found.table.iloc[:, 0].tolist()[-1] == "7.5 GB/s (4 MiB)"
+    # one row, one convention: the CPU's copy and the GPU's within-device copy both count read +
+    # write; the bus's rows count each byte once, and every row says which
+    assert found.table.index[-1] == "within the device, read + write (on a CPU: memory to memory)"
+    assert all(name.endswith("(each byte once)") for name in found.table.index[:4])
     assert "pinned copy of 67,108,864 bytes ran 2.6× as fast as a pageable one" in found.text
 
 
@@ -187,8 +193,13 @@ def test_day07_puts_mfu_and_bandwidth_side_by_side(tmp_path):
     table = found.table
     assert table.loc["lesson loop 4-10-3, 120 rows: MFU"].tolist() == ["0.09%", "0.0004%"]
     assert table.loc["wide 4-512-512-3, 4096 rows: MFU"].tolist() == ["not measured", "32%"]
-    bandwidth = "memory bandwidth (a large copy within the device)"
-    assert table.loc[bandwidth].tolist() == ["11.0 GB/s", "2,900.0 GB/s"]
+    bandwidth = "memory bandwidth (a copy within the device, read + write)"
+    assert table.loc[bandwidth].tolist() == ["11.0 GB/s (64 MiB)", "2,900.0 GB/s (64 MiB)"]
+    two = day07.beside_receipt(FIGURES, 1.2e11, "cpu", 1.1e10, shelf_of(tmp_path, ONE), threads=2)
+    assert two.table.loc[bandwidth].tolist()[0] == "11.0 GB/s (64 MiB, 2 threads)"
+    # like with like: this machine's 64 MiB copy beside the receipt's 64 MiB copy within the
+    # device (copies.on_device), not beside day 5's roof measured at another size
+    assert "That receipt timed each step alone" in found.text  # a receipt before step_profile
     assert table.loc["peak FLOP/s (a large matrix product)"].tolist() == [
         "0.120 TFLOP/s", "51.000 TFLOP/s",
     ]  # fmt: skip
@@ -244,3 +255,43 @@ def test_the_reference_s_price_of_a_recording_is_per_recording_and_said_to_be_no
     assert "took about 13.4 s on their consumer GPU" in found.text
     # the reference predates the recording sweeps: part 2 says "not measured", not a verdict
     assert "**The second part (a threshold):** not measured on this receipt" in found.text
+
+
+REFERENCE = Path(__file__).parents[1] / "data" / "gpu_reference.json"
+
+
+def test_day07_reads_the_reference_s_copy_like_with_like(tmp_path):
+    # the H200's receipt: its 64 MiB copy within the device, 3,890.5 GB/s read + write; day 5's
+    # roof (4,216.3 GB/s, another size) stood in that row before, beside a 16 MiB copy here
+    shelf = receipts.load_all(tmp_path / "none", reference=REFERENCE)
+    found = day07.beside_receipt(FIGURES, 1.2e11, "cpu", 1.76e10, shelf, threads=2)
+    row = found.table.loc["memory bandwidth (a copy within the device, read + write)"]
+    assert row.tolist() == ["17.6 GB/s (64 MiB, 2 threads)", "3,890.5 GB/s (64 MiB)"]
+    assert "That receipt timed each step alone" in found.text
+    note = day07.bandwidths_note(1.76e10, threads=2)
+    assert "17.6 GB/s, 64 MiB with 2 thread(s), counted read + write" in note
+
+
+def test_the_reference_s_host_and_pytorch_are_named_beside_its_figures(tmp_path):
+    # the H200's launch (9.3 µs) and its lesson epoch (982 µs) are its host CPU's work as much as
+    # the GPU's; it ran torch 2.11 where the course pins 2.13
+    shelf = receipts.load_all(tmp_path / "none", reference=REFERENCE)
+    for found in (
+        day06.beside_receipt(shelf),
+        day07.beside_receipt(FIGURES, 1.2e11, "cpu", 1.76e10, shelf),
+        day01.beside_receipt(HERE_CARD, shelf),
+    ):
+        assert "Its host: **Intel(R) Xeon(R) Processor**, 16 threads" in found.text
+        assert "whether it is a virtual machine, the receipt does not say" in found.text
+        assert "measures this host too" in found.text
+        assert "It ran PyTorch 2.11.0+cu130; the course is tested with 2.13.0" in found.text
+    newer = receipts.Receipt(REFERENCE, receipts.load(REFERENCE).payload, reference=True)
+    newer.payload["machine"] = newer.payload["machine"] | {"torch": "2.13.0+cu130"}
+    newer.payload["host"] = {"cpu": "x", "usable_cpus": 16, "virtual_machine": True,
+                             "jpeg_per_core_per_s": 400.0}  # fmt: skip
+    from helpers.narration import host_note
+
+    note = host_note(newer, ours="2.13.0+cpu")
+    assert "(a virtual machine)" in note and "PyTorch" not in note
+    cpu_only = day01.beside_receipt(HERE_CARD, shelf_of(tmp_path, CPU))
+    assert "Its host" not in cpu_only.text  # a CPU's receipt is its own host

@@ -49,8 +49,22 @@ def test_measure_copies_reports_time_per_copy():
     assert set(table["pieces"]) == {copies.MAX_PIECES, copies.POOL_BYTES // 2**20}
     assert (table["median_s"] > 0).all()
     assert (table["q1_s"] <= table["q3_s"]).all()
-    ratio = table["bytes"] / table["median_s"] / 1e9
+    # one convention for every bandwidth: a copy within the CPU's memory reads and writes each
+    # byte, so it counts twice its size, as the roofline's copy and a receipt's on-device copy do
+    ratio = 2 * table["bytes"] / table["median_s"] / 1e9
     assert ratio.tolist() == pytest.approx(table["GB/s"].tolist())
+    assert set(table["traffic"]) == {2}
+
+
+def test_one_bandwidth_convention_for_day_2_and_the_roofline(monkeypatch):
+    from helpers import roofline, timing
+
+    fixed = timing.Measurement([0.01])  # every copy takes 10 ms
+    monkeypatch.setattr(roofline, "benchmark", lambda *args, **kwargs: fixed)
+    elements = 2**24  # 64 MiB of float32, day 2's largest copy and a receipt's copies.bytes
+    assert roofline.measure_bandwidth("cpu", elements) == pytest.approx(2 * 2**26 / 0.01)
+    assert copies.traffic(2**26, within_one_memory=True) == 2 * 2**26
+    assert copies.traffic(2**26, within_one_memory=False) == 2**26
 
 
 def frame(variant, rows):
@@ -86,9 +100,10 @@ def test_a_variants_curve_holds_the_figures_the_findings_read():
 def test_findings_when_throughput_falls_above_the_peak():
     first, pieces, above = findings(frame("v", FALLS))
     assert "5.0 µs (the 1,024-byte one)" in first
-    assert "peaks at 3.6 GB/s (at 1,048,576 bytes)" in first
+    assert "peaks at 3.6 GB/s (each byte once, at 1,048,576 bytes)" in first
+    assert "18 KiB are copied in the fixed cost's time" in first
     assert "65,536 copies of 1,024" in pieces and "the best size here, 18.6 ms" in pieces
-    assert above.startswith("Above 1,048,576 bytes throughput falls to 2.2 GB/s")
+    assert above.startswith("Above 1,048,576 bytes bandwidth falls to 2.2 GB/s")
 
 
 def test_findings_when_throughput_stays_near_the_peak():
@@ -168,3 +183,42 @@ def test_every_variant_has_a_chinese_name_and_the_findings_use_it(monkeypatch):
     assert first.startswith("**CPU 内存，copy_ 进已有缓冲区**")
     allocation = finding(table, "cpu")
     assert "*CPU 内存，clone() 新分配缓冲区*" in allocation and "allocates" not in allocation
+
+
+def test_a_cpu_copy_says_it_counts_read_and_write():
+    part = frame("CPU memory, copy_ into a buffer", FALLS).assign(traffic=2)
+    part["GB/s"] *= 2
+    first = findings(part)[0]
+    assert "peaks at 7.2 GB/s (read + write, at 1,048,576 bytes)" in first
+    assert "18 KiB are copied in the fixed cost's time" in first  # bytes copied, not counted
+
+
+def quartiles(variant, rows):
+    """Rows of day 2's table: bytes, median, and quartiles 10 % either side of it."""
+    data = pd.DataFrame(rows, columns=["bytes", "median_s"]).assign(variant=variant)
+    return data.assign(q1_s=data["median_s"] * 0.9, q3_s=data["median_s"] * 1.1)
+
+
+def test_the_allocating_copy_is_read_at_every_size_not_only_the_largest(monkeypatch):
+    # day 2 on this CPU, full mode: clone() beat copy_ from 64 KiB to 4 MiB, lost at 64 MiB
+    monkeypatch.setenv("COURSE_LANG", "en")
+    sizes = [2**10, 2**12, 2**14, 2**16, 2**18, 2**20, 2**22, 2**24, 2**26]
+    plain = [5e-6, 6e-6, 9e-6, 2.2e-5, 7.9e-5, 3.3e-4, 1.3e-3, 4.6e-3, 0.0152]
+    alloc = [5.1e-6, 6.2e-6, 9.1e-6, 1.2e-5, 4.0e-5, 1.7e-4, 8.0e-4, 4.7e-3, 0.0450]
+    table = pd.concat(
+        [
+            quartiles("CPU memory, copy_ into a buffer", list(zip(sizes, plain, strict=True))),
+            quartiles("CPU memory, clone() allocates", list(zip(sizes, alloc, strict=True))),
+        ]
+    )
+    found = copies.allocation_sizes(table)
+    assert found.faster == (2**16, 2**18, 2**20, 2**22)
+    assert found.slower == (2**26,)
+    assert found.even == (2**10, 2**12, 2**14, 2**24)
+    text = day02.allocation_sizes_finding(found, "cpu")
+    assert (
+        "less time than *CPU memory, copy_ into a buffer* at 64 KiB, 256 KiB, 1 MiB, 4 MiB" in text
+    )
+    assert "more time than *CPU memory, copy_ into a buffer* at 64 MiB." in text
+    assert "most likely differs at those sizes is the cache" in text
+    assert "the cache" not in day02.allocation_sizes_finding(found, "cuda")

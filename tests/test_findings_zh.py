@@ -4,12 +4,14 @@ Chinese, and carries the same numbers, formatted the same way, as its English fo
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from helpers import (
     copies,
+    crossover,
     day01,
     day02,
     day03,
@@ -31,6 +33,7 @@ from helpers import (
     many_models,
     narration,
     observation,
+    receipts,
     roofline,
     scaling,
     stats,
@@ -66,6 +69,8 @@ LINE = stats.check_line([0, 10, 20, 30, 40, 50], [2.0, 2.11, 2.19, 2.31, 2.4, 2.
 SAME = [0.9, 0.91, 0.92], [0.8, 0.82, 0.81]
 HABIT, FIX = [30e-3, 29e-3, 31e-3], [5e-4, 5.1e-4, 5e-4]
 LESSON, BATCHED = [1.31, 1.25, 1.40], [0.105, 0.098, 0.110]
+ZERO = [6.92, 7.41, 6.60]
+REFERENCE = receipts.load(Path(__file__).parents[1] / "data" / "gpu_reference.json", True)
 
 FINDINGS = {
     "difference": lambda: narration.difference(stats.paired_difference(*SAME), "one-hot", "codes"),
@@ -139,6 +144,27 @@ FINDINGS = {
     ),
     "topology": lambda: day01.smt_sentence({2: 8, 1: 8}),
     "gpu": lambda: day01.tier_reason(gpu.gpu_tier("NVIDIA GeForce RTX 4090", 24)),
+    "day07.workers": lambda: " ".join(day07.workers_finding(
+        gains={"num_workers=1": stats.paired_ratio(ZERO, [7.0, 7.2, 6.9]),
+               "num_workers=2": stats.paired_ratio(ZERO, [3.5, 3.7, 3.4])},
+        cpus=2, most=4, at_cpus=2, beyond=stats.paired_ratio(ZERO, ZERO[::-1]),
+        kept=stats.paired_ratio([3.5, 3.7, 3.4], [3.3, 3.6, 3.2]))),
+    "day07.busier": lambda: day07.busy_not_throughput(
+        "num_workers=4", before=0.14, after=0.86, gain=stats.paired_ratio(ZERO, [6.0, 7.3, 6.0])),
+    "day07.tuning": lambda: day07_algorithms.tuning_verdict(
+        {"learning rate 0.1": 35, "learning rate 0.01": 333},
+        stats.paired_difference([0.0453, 0.0580, 0.0440], [0.0469, 0.0470, 0.0480]),
+        baseline_s=0.047, timed_epochs=300),
+    "day07.bandwidths": lambda: day07.bandwidths_note(1.76e10, threads=2),
+    "day06.support": lambda: day06.support_note(
+        "tiny", crossover.support(pd.DataFrame({"rows": [100, 316, 1000],
+                                                "seconds": [9e-4, 6.6e-4, 7.3e-4]})), points=3),
+    "day06.weeks": lambda: day06.weeks_verdict(9626),
+    "day06.crossing": lambda: day06.judge_lesson_range(
+        crossover.Crossing(6437.0, 3162.0, 10000.0), largest=1e6, against="GPU", smallest=100),
+    "day02.allocation_sizes": lambda: day02.allocation_sizes_finding(
+        copies.AllocationSizes("a", "b", (65536, 262144), (67108864,), (1024,)), "cpu"),
+    "narration.host": lambda: narration.host_note(REFERENCE, ours="2.13.0+cpu"),
 }  # fmt: skip
 
 

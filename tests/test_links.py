@@ -74,3 +74,24 @@ def test_bad_measurements_are_refused(sizes, times, match):
 def test_allreduce_estimate_grows_with_latency_steps():
     assert L.allreduce_seconds(0, 4, bandwidth=1e9, latency=1e-5) == pytest.approx(6e-5)
     assert L.allreduce_seconds(1e9, 2, bandwidth=1e9) == pytest.approx(1.0)
+
+
+def test_network_cards_per_machine_are_a_knob_of_the_two_machine_estimate():
+    # 2 GB of bf16 gradients, 16 GPUs on 2 machines: over one 50 GB/s card per machine 75 ms;
+    # with a card per GPU (8 per machine, NCCL's rings side by side) 8 times less
+    import math
+
+    from helpers.config import FAST, FULL
+
+    assert L.allreduce_seconds(2e9, 16, 50e9) * 1e3 == pytest.approx(75.0)
+    assert L.allreduce_seconds(2e9, 16, 50e9, parallel=8) * 1e3 == pytest.approx(9.375)
+    assert FULL.day08_nics_per_machine == FAST.day08_nics_per_machine == 8
+    cases = {"one machine": (2e9, 8, 1), "two machines": (2e9, 16, 2)}
+    table = L.allreduce_estimates(cases, nics_per_machine=8)
+    assert table.loc["InfiniBand NDR (400 Gb/s)", "two machines"] == pytest.approx(9.375)
+    assert table.loc["InfiniBand NDR (400 Gb/s)", "one machine"] == pytest.approx(70.0)
+    assert math.isnan(table.loc["NVLink 4 (H100 SXM)", "two machines"])  # stays in its server
+    one_card = L.allreduce_estimates(cases, nics_per_machine=1)
+    assert one_card.loc["InfiniBand NDR (400 Gb/s)", "two machines"] == pytest.approx(75.0)
+    with pytest.raises(ValueError, match="at least one link"):
+        L.allreduce_seconds(2e9, 16, 50e9, parallel=0)

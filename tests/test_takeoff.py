@@ -1,6 +1,8 @@
 import json
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from helpers import day06, receipts, takeoff
@@ -84,7 +86,9 @@ def test_sweep_progress_bar_counts_the_capped_points(monkeypatch):
         return points
 
     monkeypatch.setattr(takeoff, "tqdm", fake_tqdm)
-    monkeypatch.setattr(takeoff, "step_time", lambda widths, n, device, min_run_time: {"rows": n})
+    monkeypatch.setattr(
+        takeoff, "step_time", lambda widths, n, device, min_run_time, min_blocks: {"rows": n}
+    )
     takeoff.sweep(takeoff.MODELS, [100, 1000], device="cpu", progress="sweep on cpu",
                   max_rows={"wide 4-512-512-3": 100})  # fmt: skip
     takeoff.sweep(takeoff.MODELS, [100], device="cpu", progress=False)
@@ -212,3 +216,90 @@ def test_the_gpu_side_is_this_machines_gpu_then_the_reference_then_the_lesson(
 ):
     monkeypatch.setenv("COURSE_LANG", "en")
     assert day06.gpu_side(device, reference) == side
+
+
+# --- Day 6 against the course's reference receipt (an H200 and its own host CPU) ---------------
+
+REFERENCE = receipts.load(Path(__file__).parents[1] / "data" / "gpu_reference.json", reference=True)
+REFERENCE_SHELF = receipts.Shelf([REFERENCE], [])
+# this machine's CPU, IrisMLP 4-10-3 (2 cores): much slower than the H200's 16-thread host
+HERE = pd.DataFrame({
+    "device": "cpu", "model": "IrisMLP 4-10-3",
+    "rows": [100, 316, 1000, 3162, 10000], "seconds": [2.2e-4, 3.3e-4, 9.1e-4, 2.7e-3, 8.6e-3],
+})  # fmt: skip
+
+
+def test_the_reference_crossover_comes_from_its_own_host_first():
+    # the H200's curve crossed this 2-core CPU at about 312 rows; on its own host (16 threads)
+    # the curves cross between 3,162 and 10,000 rows
+    pairs = takeoff.curve_pairs(HERE, (REFERENCE, takeoff.load_reference(REFERENCE_SHELF)[1]))
+    same, mixed = pairs
+    assert same.same_host and not mixed.same_host
+    assert set(same.cpu["device"]) == {"cpu"} and len(same.cpu) == 16  # the receipt's host
+    tiny = "IrisMLP 4-10-3"
+    gpu = same.gpu[same.gpu["model"] == tiny]
+    found = takeoff.crossing(same.cpu[same.cpu["model"] == tiny], gpu)
+    assert (found.below, found.above) == (3162, 10000) and 3162 < found.rows < 10000
+    mixed_found = takeoff.crossing(mixed.cpu, gpu)  # two machines: another figure
+    assert (mixed_found.below, mixed_found.above) == (316, 1000)
+    assert day06.crossing_text(found, smallest=100) == "between 3,162 and 10,000 rows"
+    label = day06.pair_label(same, "cpu")
+    assert "beside its own host CPU (Intel(R) Xeon(R) Processor, 16 threads)" in label
+    assert day06.pair_label(mixed, "cpu").endswith(
+        "beside this machine's CPU: two machines, a mixed figure"
+    )
+    text = day06.judge_lesson_range(found, largest=1e6, against=label, smallest=100)
+    assert "the GPU pays off between 3,162 and 10,000 rows" in text
+
+
+def test_the_reference_gpu_curve_is_flagged_for_what_it_cannot_support():
+    _receipt, table = takeoff.load_reference(REFERENCE_SHELF)
+    tiny = table[table["model"] == "IrisMLP 4-10-3"]
+    found = takeoff.support(tiny)
+    assert len(found.single) == 8 and 1_000_000 not in found.single  # one point has a spread
+    assert found.falls[0] == (
+        100,
+        pytest.approx(8.96e-4, rel=1e-3),
+        316,
+        pytest.approx(6.60e-4, rel=1e-3),
+    )
+    assert (found.falls[-1][0], found.falls[-1][2]) == (100_000, 316_228)
+    note = day06.support_note("tiny on the H200", found, points=len(tiny))
+    assert "8 of its 9 points were timed in a single block" in note
+    assert "0.90 ms at 100 rows, 0.66 ms at 316" in note and "python -m helpers receipt" in note
+    host = takeoff.host_curve(REFERENCE)
+    assert takeoff.support(host[host["model"] == "IrisMLP 4-10-3"]).single == ()
+
+
+def test_the_imagenet_estimate_gives_the_reference_only_what_it_measured():
+    # no 16-bit rate and no host decoding rate in the reference: not this machine's JPEG rate,
+    # not its fp32 MLP sweep
+    rates = takeoff.receipt_rates(REFERENCE)
+    assert rates == {"flops": None, "dtype": None, "images": None}
+    estimates = takeoff.imagenet_estimates(
+        {"here": (75.9e9, 829.0), "H200": (rates["flops"], rates["images"])}
+    )
+    assert estimates.loc["H200"].drop("bound").isna().all()
+    assert estimates.loc["H200", "bound"] == "not measured"
+    newer = receipts.Receipt(REFERENCE.path, REFERENCE.payload | {
+        "host": {"cpu": "Intel(R) Xeon(R) Processor", "usable_cpus": 16, "virtual_machine": True,
+                 "jpeg_per_core_per_s": 400.0},
+        "imagenet": {"autocast_dtype": "bfloat16", "autocast_matmul_flops": 7.0e14,
+                     "matmul_n": 8192}}, reference=True)  # fmt: skip
+    assert takeoff.receipt_rates(newer) == {"flops": 7.0e14, "dtype": "bfloat16", "images": 6400.0}
+    label = day06.estimate_label("receipt", dtype="bfloat16", gpu="NVIDIA H200")
+    assert label.startswith("NVIDIA H200: bfloat16 matrix product's peak") and "its host" in label
+
+
+@pytest.mark.parametrize(
+    ("hours", "ending"),
+    [
+        (9_626, 'more than a year, 7.2 times the 8 weeks that "weeks" can stretch to.'),
+        (2_000, 'not weeks but months, 1.5 times the 8 weeks that "weeks" can stretch to.'),
+        (500, '"weeks" holds here.'),
+        (60, "days, not weeks: the claim overstates it here."),
+    ],
+)  # fmt: skip
+def test_the_weeks_on_a_cpu_claim_is_judged_by_the_lesson_s_own_estimate(hours, ending):
+    text = day06.weeks_verdict(hours)
+    assert text.endswith(ending) and f"{hours:,.0f} hours" in text

@@ -122,3 +122,39 @@ def test_benchmark_times_a_short_statement_and_syncs(monkeypatch):
     result = helpers.timing.benchmark(lambda: time.sleep(0.002), device="cpu", min_run_time=0.05)
     assert seen and set(seen) == {"cpu"}
     assert 0.002 <= result.median < 0.02  # per call, not per block
+
+
+def test_per_step_times_steps_back_to_back_between_two_synchronisations(monkeypatch):
+    events = []
+    monkeypatch.setattr(helpers.timing, "synchronize", lambda device: events.append("sync"))
+    result = helpers.timing.per_step(
+        lambda: events.append("step"), device="cuda", steps=4, repeats=2, warmup=1
+    )
+    assert events == ["step"] * 4 + (["sync"] + ["step"] * 4 + ["sync"]) * 2
+    assert len(result.samples) == 2
+    with pytest.raises(ValueError, match="need steps >= 1"):
+        helpers.timing.per_step(lambda: None, device="cpu", steps=0)
+
+
+def test_compare_gives_a_ratio_with_its_interval():
+    result = helpers.timing.Comparison(
+        {"slow": Measurement([1.31, 1.25, 1.40]), "fast": Measurement([0.105, 0.098, 0.110])}
+    )
+    gain = result.gain("slow", "fast")
+    assert round(gain.ratio, 1) == 12.7 and gain.distinguishable and gain.rounds == 3
+    same = helpers.timing.Comparison(
+        {"a": Measurement([1.0, 1.2, 0.9]), "b": Measurement([1.1, 0.9, 1.0])}
+    ).gain("a", "b")
+    assert not same.distinguishable and same.low < 1 < same.high
+
+
+def test_benchmark_times_at_least_min_blocks_blocks():
+    # a statement longer than min_run_time fills one block, and one block has no spread: the
+    # H200's reference timed its small steps so (the clock's reading waits for the GPU, so
+    # torch.utils.benchmark made each block longer than the whole run time)
+    slow = helpers.timing.benchmark(lambda: time.sleep(0.03), device="cpu", min_run_time=0.01)
+    assert len(slow.samples) == 1 and slow.spread == 0
+    again = helpers.timing.benchmark(
+        lambda: time.sleep(0.03), device="cpu", min_run_time=0.01, min_blocks=3
+    )
+    assert len(again.samples) == 3 and all(t >= 0.03 for t in again.samples)

@@ -190,24 +190,29 @@ class Sizes:
     day05_device_rows:       int    = knob(16_384,                  4_096)
     day05_device_epochs:     int    = knob(200,                     50)
     # Day 6: rows per full-batch step in half decades, 1e2 to 1e6 (fast: 1e4); the wide model's
-    # cap on a CPU; repeats; the batch-size sweep over a fixed data set.
+    # cap on a CPU; repeats (seconds of blocks per point, and at least this many blocks: a point
+    # timed in one block has no spread); the batch-size sweep over a fixed data set.
     day06_rows:              Ints   = knob(_powers(10**0.5, 4, 12), _powers(10**0.5, 4, 8))
     day06_wide_cpu_max_rows: int    = knob(100_000,                 10_000)
     day06_min_run_time:      float  = knob(0.2,                     0.02)
+    day06_min_blocks:        int    = knob(5,                       2)
     day06_dataset_rows:      int    = knob(100_000,                 1000)
     day06_batches:           Ints   = knob((32, 128, 512, 2048, 8192, 32768, 100_000),
                                                                     (32, 128, 512, 1000))
-    # Day 7: the JPEG data set (items, picture size), worker counts, batch sizes for memory,
-    # steps for the algorithm comparisons, repeats.
-    day07_items:             int    = knob(1536,                    256)
+    # Day 7: the JPEG data set (items, picture size), worker counts and the epochs timed per
+    # loader setting, batch sizes for memory, steps for the algorithm comparisons, repeats, and
+    # the runs per learning rate (its verdict needs an interval narrower than the effect).
+    day07_items:             int    = knob(512,                     256)
     day07_image_size:        int    = knob(256,                     128)
     day07_workers:           Ints   = knob((0, 1, 2, 4),            (0, 1, 2))
+    day07_loader_repeats:    int    = knob(3,                       2)
     day07_batches:           Ints   = knob((256, 1024, 4096, 16384), (256, 1024))
     day07_steps:             int    = knob(200,                     20)
     day07_repeats:           int    = knob(3,                       2)
     day07_habit_repeats:     int    = knob(7,                       3)
     day07_wide_rows:         int    = knob(4096,                    1024)
     day07_tuning_epochs:     int    = knob(300,                     60)
+    day07_tuning_repeats:    int    = knob(15,                      5)
     day07_max_epochs:        int    = knob(3000,                    600)
     # Day 7: copies of the Iris network trained in one batched step, and their epochs per run.
     day07_models_per_launch: Ints   = knob((1, 8, 64),              (1, 8, 64))
@@ -261,6 +266,9 @@ class Sizes:
     day08_split_rows:        int    = knob(128,                     32)
     day08_split_steps:       int    = knob(8,                       2)
     day08_repeats:           int    = knob(5,                       2)
+    # Day 8: network cards per machine in the estimate for two machines (one per GPU on most
+    # 8-GPU training servers; NCCL runs a ring through each, side by side).
+    day08_nics_per_machine:  int    = knob(8,                       8)
     # Day 8: the learning rate of the DDP run and of the single-process runs it is checked against
     # (passed to nobody: the workers and the notebook both read it here); the elements of the
     # tensor whose ring bytes are counted (840 is divisible by every group size from 1 to 8).

@@ -1,5 +1,14 @@
 """What a copy costs (day 2, section 5): copies timed into buffers that already exist, over distinct
-pieces.
+pieces; and how the course counts a bandwidth.
+
+**How the course counts a bandwidth** (every day, every receipt; stated here once): bytes per
+second of *traffic* through what is measured. A copy within one memory (the CPU's memory to
+memory, a GPU's within the device) reads each byte and writes it: its traffic is **twice** its
+size, as STREAM, NVIDIA's ``bandwidthTest`` (device to device) and the roofline count it
+(:func:`helpers.roofline.measure_bandwidth`). A transfer between the host and a device crosses
+the bus once: its traffic is its size, **once**, the unit a bus is rated in. :func:`traffic` says
+which; :func:`measure_copies`' ``GB/s`` column follows it, so a CPU's copy and a GPU's copy within
+the device stand in one row of a table, counted alike.
 
 Two traps make a copy benchmark measure something else than copying:
 
@@ -27,6 +36,22 @@ from dataclasses import dataclass
 import torch
 
 from helpers.i18n import N_
+
+WITHIN_ONE_MEMORY = 2
+"""Bytes of traffic per byte copied within one memory: read once, written once."""
+ACROSS_THE_BUS = 1
+"""Bytes of traffic per byte moved between the host and a device: it crosses the bus once."""
+
+
+def traffic(n_bytes: int, *, within_one_memory: bool) -> int:
+    """The bytes a bandwidth counts for a copy of ``n_bytes``: twice within one memory (read and
+    write), once between the host and a device (across the bus).
+
+    >>> [traffic(2**26, within_one_memory=w) // 2**20 for w in (True, False)]  # MiB
+    [128, 64]
+    """
+    return n_bytes * (WITHIN_ONE_MEMORY if within_one_memory else ACROSS_THE_BUS)
+
 
 POOL_BYTES = 64 * 2**20
 """The smallest pool the pieces are cut from (larger than the caches of most CPUs)."""
@@ -137,7 +162,9 @@ def measure_copies(
     """Time every variant at every size, interleaved in a shuffled order; one row per pair.
 
     Columns: ``bytes``, ``variant``, ``pieces`` (copies per timed run), and per copy the
-    ``median_s`` and quartiles ``q1_s``, ``q3_s``, then ``GB/s`` (bytes / median time / 1e9).
+    ``median_s`` and quartiles ``q1_s``, ``q3_s``, then ``GB/s``: the traffic (:func:`traffic`:
+    read and write on a CPU, once across the bus to a GPU) over the median time, in 1e9 bytes/s,
+    and ``traffic``, the bytes counted per byte copied (2 or 1).
     """
     import pandas as pd
 
@@ -168,7 +195,9 @@ def measure_copies(
             }
         )
     copies = pd.DataFrame(rows).sort_values(["variant", "bytes"], ignore_index=True)
-    copies["GB/s"] = copies["bytes"] / copies["median_s"] / 1e9
+    counted = traffic(1, within_one_memory=device.type == "cpu")  # day 2's CPU copies stay home
+    copies["traffic"] = counted
+    copies["GB/s"] = counted * copies["bytes"] / copies["median_s"] / 1e9
     return copies
 
 
@@ -182,7 +211,8 @@ class CopyCurve:
     """The quickest copy's median time: no copy costs less than the fixed part."""
     quickest_bytes: int
     peak_rate: float
-    """The highest throughput, GB/s, reached at ``peak_bytes`` in ``peak_s`` per copy."""
+    """The highest bandwidth, GB/s (:func:`traffic`), reached at ``peak_bytes`` in ``peak_s``
+    per copy."""
     peak_bytes: int
     peak_s: float
     smallest_bytes: int
@@ -190,12 +220,15 @@ class CopyCurve:
     largest_bytes: int
     largest_s: float
     largest_rate: float
-    """The throughput, GB/s, at the largest size."""
+    """The bandwidth, GB/s (:func:`traffic`), at the largest size."""
+    traffic: int = ACROSS_THE_BUS
+    """Bytes counted per byte copied: 2 within one memory, 1 across the bus."""
 
     @property
     def balance_kib(self) -> float:
-        """The KiB moved at the peak rate in the fixed cost's time."""
-        return self.fixed_s * self.peak_rate * 1e9 / 1024
+        """The KiB copied, at the peak's pace, in the fixed cost's time (bytes copied, whatever
+        the traffic convention)."""
+        return self.fixed_s * self.peak_bytes / self.peak_s / 1024
 
     @property
     def pieces(self) -> int:
@@ -246,6 +279,7 @@ def copy_curve(part) -> CopyCurve:
         largest_bytes=int(large["bytes"]),
         largest_s=float(large["median_s"]),
         largest_rate=float(large["GB/s"]),
+        traffic=int(part["traffic"].iloc[0]) if "traffic" in part else ACROSS_THE_BUS,
     )
 
 
@@ -282,4 +316,47 @@ def allocation_pair(copies) -> AllocationPair | None:
         alloc_s=float(alloc["median_s"].iloc[0]),
         plain=str(plain["variant"].iloc[0]),
         plain_s=float(plain["median_s"].iloc[0]),
+    )
+
+
+@dataclass(frozen=True)
+class AllocationSizes:
+    """At every size of the table: whether the allocating copy took less time than the one into
+    an existing buffer, more, or neither beyond their quartiles."""
+
+    alloc: str
+    plain: str
+    faster: tuple[int, ...]
+    """Sizes (bytes) where the allocating copy's third quartile lies below the plain one's first."""
+    slower: tuple[int, ...]
+    """Sizes where its first quartile lies above the plain one's third."""
+    even: tuple[int, ...]
+    """Sizes where the two overlap: no difference beyond the noise of the runs."""
+
+
+def allocation_sizes(copies) -> AllocationSizes | None:
+    """The allocating copy against the plain ``copy_`` (pageable) size by size, told apart only
+    where their interquartile ranges do not overlap; ``None`` without such a pair.
+
+    >>> import pandas as pd
+    >>> rows = [("a allocates", 1024, 2e-6, 3e-6), ("copy_", 1024, 5e-6, 6e-6),
+    ...         ("a allocates", 2**26, 0.12, 0.13), ("copy_", 2**26, 0.019, 0.020)]
+    >>> table = pd.DataFrame(rows, columns=["variant", "bytes", "q1_s", "q3_s"])
+    >>> found = allocation_sizes(table)
+    >>> found.faster, found.slower, found.even
+    ((1024,), (67108864,), ())
+    """
+    alloc = copies[copies["variant"].str.contains("allocates")]
+    plain = copies[
+        copies["variant"].str.contains("copy_") & ~copies["variant"].str.contains("pinned")
+    ]
+    if alloc.empty or plain.empty:
+        return None
+    a, p = alloc.set_index("bytes"), plain.set_index("bytes")
+    sizes = sorted(set(a.index) & set(p.index))
+    faster = tuple(n for n in sizes if a.loc[n, "q3_s"] < p.loc[n, "q1_s"])
+    slower = tuple(n for n in sizes if a.loc[n, "q1_s"] > p.loc[n, "q3_s"])
+    even = tuple(n for n in sizes if n not in faster + slower)
+    return AllocationSizes(
+        str(alloc["variant"].iloc[0]), str(plain["variant"].iloc[0]), faster, slower, even
     )

@@ -183,3 +183,23 @@ def cpu_name() -> str:
     except OSError:
         pass
     return platform.machine() or "unknown CPU"
+
+
+def virtual_machine(flags: list[str] | None = None) -> bool | None:
+    """Whether this CPU runs under a hypervisor (a virtual machine: most cloud GPUs' hosts), from
+    the x86 ``hypervisor`` flag of ``/proc/cpuinfo`` (or ``flags``); ``None`` where that cannot be
+    told (another system, an Arm CPU, no flags).
+
+    >>> virtual_machine(["fpu", "avx2", "hypervisor"]), virtual_machine(["fpu", "avx2"])
+    (True, False)
+    """
+    if flags is None:
+        if platform.system() != "Linux":
+            return None
+        try:
+            flags = parse_cpuinfo(Path("/proc/cpuinfo").read_text(encoding="utf-8"))["flags"]
+        except OSError:
+            return None
+    if "fpu" not in flags:  # not an x86 flag list: the flag does not exist there
+        return None
+    return "hypervisor" in flags

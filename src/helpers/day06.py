@@ -21,10 +21,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from helpers import receipts
-from helpers.i18n import N_, _
-from helpers.narration import Beside, heading
+from helpers.crossover import Crossing, Support
+from helpers.i18n import N_, _, ngettext, word
+from helpers.narration import Beside, heading, receipt_label
 from helpers.receipts import Shelf
-from helpers.takeoff import TAKEOFF_FACTOR, curve
+from helpers.takeoff import TAKEOFF_FACTOR, CurvePair, curve
 
 NAMES = (
     N_("rows"),
@@ -138,12 +139,60 @@ def gpu_side(device: str, reference_gpu: str | None) -> str:
     return _("the lesson's one GPU run")
 
 
+def pair_label(pair: CurvePair, device: str) -> str:
+    """The GPU side of a crossover and the CPU beside it, to follow "Against": this machine's GPU
+    (``device``) beside its CPU, a receipt's GPU beside its own host CPU (named), or a receipt's
+    GPU beside this machine's CPU, labelled as two machines."""
+    if pair.receipt is None:
+        return _("this machine's GPU ({device}), beside its CPU").format(device=device)
+    gpu = receipt_label(pair.receipt)
+    if pair.same_host:
+        machine = pair.receipt["machine"]
+        return _("{gpu}, beside its own host CPU ({cpu}, {threads} threads)").format(
+            gpu=gpu, cpu=machine["cpu"], threads=machine["threads"]
+        )
+    return _("{gpu}, beside this machine's CPU: two machines, a mixed figure").format(gpu=gpu)
+
+
+def curve_name(pair: CurvePair, side: str, model: str) -> str:
+    """One curve of a pair (``side``: ``"cpu"`` or ``"gpu"``), named by its machine: this one,
+    a receipt's GPU, or that receipt's host CPU."""
+    said = {"model": word(model)}
+    if pair.here(side):
+        return _("{model} on this machine's {side}").format(side=side.upper(), **said)
+    if side == "cpu":
+        return _("{model} on the host CPU of {gpu}").format(gpu=receipt_label(pair.receipt), **said)
+    return _("{model} on {gpu}").format(gpu=receipt_label(pair.receipt), **said)
+
+
+def crossing_text(found: Crossing | None, *, smallest: float) -> str:
+    """Where a crossover lies, as the points measured it: between the sizes either side, or at
+    the smallest size, or nowhere in the rows both curves cover.
+
+    >>> crossing_text(Crossing(6437.0, 3162.0, 10000.0), smallest=100)
+    'between 3,162 and 10,000 rows'
+    """
+    if found is None:
+        return _("never, in the rows both curves cover")
+    if found.above <= smallest:
+        return _("already at the smallest size ({rows:,.0f} rows)").format(rows=smallest)
+    return _("between {below:,.0f} and {above:,.0f} rows").format(
+        below=found.below, above=found.above
+    )
+
+
 def judge_lesson_range(
-    pays_off: float | None, *, largest: float, against: str, smallest: float | None = None
+    pays_off: float | Crossing | None,
+    *,
+    largest: float,
+    against: str,
+    smallest: float | None = None,
 ) -> str:
     """The lesson's "100k-1M rows" (:data:`LESSON_RANGE`), read against ``pays_off``, the
-    crossover found from two curves (:func:`helpers.crossover.curve_crossover`) that cover up to
-    ``largest`` rows from ``smallest``, the CPU's against ``against`` (:data:`FAR_BELOW`)."""
+    crossover found from two curves that cover up to ``largest`` rows from ``smallest``, the
+    CPU's against ``against`` (:data:`FAR_BELOW`): a :class:`helpers.crossover.Crossing` (the
+    measured sizes either side of it, judged by the larger: the most it can be), or an
+    interpolated row count (:func:`helpers.crossover.curve_crossover`)."""
     low, high = LESSON_RANGE
     span = _("the lesson's {low:,.0f}-{high:,.0f}").format(low=low, high=high)
     if pays_off is None:
@@ -151,9 +200,14 @@ def judge_lesson_range(
             "Against {against}, the GPU is not faster anywhere up to "
             "{largest:,.0f} rows measured: these curves cannot confirm {span}."
         ).format(against=against, largest=largest, span=span)
-    where = _("Against {against}, the GPU pays off from about {rows:,.0f} rows").format(
-        against=against, rows=pays_off
-    )
+    if isinstance(pays_off, Crossing):
+        found, pays_off = pays_off, pays_off.above
+        where = _("Against {against}, the GPU pays off between {below:,.0f} and {above:,.0f} rows")
+        where = where.format(against=against, below=found.below, above=found.above)
+    else:
+        where = _("Against {against}, the GPU pays off from about {rows:,.0f} rows").format(
+            against=against, rows=pays_off
+        )
     if smallest is not None and pays_off <= smallest:
         where = _(
             "Against {against}, the GPU is faster already at the smallest size "
@@ -226,3 +280,101 @@ rows, where your CPU's step reaches that time
             "reference measured on a GPU) turns the bound into a measurement."
         )
     return found.format(head=head, span=span, rows=rows, bound=bound)
+
+
+def support_note(name: str, found: Support, *, points: int, here: bool = False) -> str | None:
+    """What a measured curve (``name``, of ``points`` points, :func:`helpers.crossover.support`)
+    cannot support: points timed in a single block (no spread measured) and falls with more rows
+    (more work cannot take less time), and how to get better points (``here``: measured on this
+    machine, else from a receipt). ``None`` when it supports a reading."""
+    parts = []
+    if found.single:
+        parts.append(
+            ngettext(
+                "{n} of its {points} points was timed in a single block, so its spread is "
+                "not measured",
+                "{n} of its {points} points were timed in a single block, so their spread is "
+                "not measured",
+                len(found.single),
+            ).format(n=len(found.single), points=points)
+        )
+    if found.falls:
+        shown = [found.falls[0]] + ([found.falls[-1]] if len(found.falls) > 1 else [])
+        falls = _("; ").join(
+            _("{before_ms:.2f} ms at {before:,.0f} rows, {after_ms:.2f} ms at {after:,.0f}").format(
+                before_ms=t1 * 1e3, before=n1, after_ms=t2 * 1e3, after=n2
+            )
+            for n1, t1, n2, t2 in shown
+        )
+        parts.append(
+            _("it is not monotonic ({falls}): more work cannot take less time").format(falls=falls)
+        )
+    if not parts:
+        return None
+    if here:
+        remedy = _(
+            "Where exactly it crosses another curve, these points cannot say: run the sweep "
+            "again on a quieter machine, or with more blocks per point (`day06_min_blocks`)."
+        )
+    else:
+        remedy = _(
+            "Where exactly it crosses another curve, these points cannot say; a receipt made "
+            "now (`python -m helpers receipt`) times every point in several blocks."
+        )
+    return _("**{name}**: {parts}. {remedy}").format(
+        name=name, parts=_("; ").join(parts), remedy=remedy
+    )
+
+
+# --- Section 4: the ImageNet estimate -------------------------------------------------------------
+
+WEEK_HOURS = 7 * 24
+"""Hours in a week."""
+WEEKS = (1, 8)
+"""What "weeks" can mean: from one week up to eight (about two months); a training shorter than
+that takes days, a longer one months or years."""
+YEAR_WEEKS = 52
+"""Weeks in a year, where "months" turns into "a year or more"."""
+
+
+def estimate_label(where: str, *, dtype: str | None = None, gpu: str | None = None) -> str:
+    """A row of day 6's ImageNet estimate: which machine, at which arithmetic rate, loading on
+    whose cores. ``where``: ``"cpu"`` (this machine's CPU, float32 at the sweep's best step),
+    ``"gpu"`` (this machine's GPU) or ``"receipt"`` (``gpu``, a receipt's label), both at a
+    matrix product's peak in ``dtype``, autocast's 16-bit type there (``None``: not measured)."""
+    if where == "cpu":
+        return _("this machine's CPU: float32 at the sweep's best step, loading on its cores")
+    rate = (
+        _("{dtype} matrix product's peak (so the hours are a lower bound)").format(dtype=dtype)
+        if dtype
+        else _("its 16-bit rate not measured")
+    )
+    if where == "gpu":
+        return _("this machine's GPU: {rate}, loading on this machine's cores").format(rate=rate)
+    return _("{gpu}: {rate}, loading on its host's cores").format(gpu=gpu, rate=rate)
+
+
+def weeks_verdict(hours: float) -> str:
+    """The original lesson's "training on ImageNet takes weeks on a CPU", read against the
+    lesson's own estimate for this machine's CPU (``hours``; :data:`WEEKS`).
+
+    >>> weeks_verdict(9626).split(": ")[1]
+    'not weeks but more than a year, 7.2 times the 8 weeks that "weeks" can stretch to.'
+    """
+    weeks = hours / WEEK_HOURS
+    low, high = WEEKS
+    head = _(
+        'The original lesson said training on ImageNet takes "weeks" on a CPU. Its own estimate '
+        "for this machine's CPU is {hours:,.0f} hours, {weeks:,.1f} weeks"
+    ).format(hours=hours, weeks=weeks)
+    if weeks < low:
+        return _("{head}: days, not weeks: the claim overstates it here.").format(head=head)
+    if weeks <= high:
+        return _('{head}: "weeks" holds here.').format(head=head)
+    if weeks < YEAR_WEEKS:
+        found = _('not weeks but months, {times:.1f} times the {high} weeks that "weeks" can '
+                  "stretch to.")  # fmt: skip
+    else:
+        found = _('not weeks but more than a year, {times:.1f} times the {high} weeks that "weeks" '
+                  "can stretch to.")  # fmt: skip
+    return _("{head}: {found}").format(head=head, found=found.format(times=weeks / high, high=high))

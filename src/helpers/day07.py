@@ -21,21 +21,29 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from helpers import receipts
+from helpers.copies import POOL_BYTES
 from helpers.i18n import N_, _, word
 from helpers.memory import BFLOAT16_TENSOR_CORES, FLOAT16_TENSOR_CORES, Attempt, Autocast
-from helpers.narration import Beside, gigabytes, heading, here, receipt_label
+from helpers.narration import (
+    Beside,
+    copy_rate,
+    gigabytes,
+    heading,
+    here,
+    receipt_label,
+    size_text,
+)
 from helpers.receipts import Shelf
 
 if TYPE_CHECKING:
     import torch
 
+    from helpers.stats import Gain
+
 
 NAMES = (
     N_("loader"),
-    N_("epoch 1 (s)"),
-    N_("epoch 2 (s)"),
-    N_("busy (epoch 2)"),
-    N_("speed-up (epoch 2)"),
+    N_("loader settings"),
     N_("times faster"),
     N_("peak extra memory (MB)"),
     N_("rows per second"),
@@ -86,10 +94,16 @@ def beside_receipt(
     device_type: str,
     bandwidth: float | None = None,
     found: Shelf | None = None,
+    *,
+    copied: int = POOL_BYTES,
+    threads: int | None = None,
 ) -> Beside:
     """Day 7: the busy share and MFU of each workload, the peak FLOP/s and the copy bandwidths,
-    here (``figures`` from ``step_utilisation``, ``peak``, ``bandwidth`` when measured) and on the
-    receipt's device."""
+    here (``figures`` from ``step_utilisation``, ``peak``, ``bandwidth`` when measured: a copy of
+    ``copied`` bytes within the device with ``threads`` threads) and on the receipt's device (its
+    copy within the device, day 2's largest). Bandwidths count read + write within one memory and
+    each byte once across the bus (:mod:`helpers.copies`). A receipt whose step figures were
+    timed one step at a time (before :func:`helpers.profiling.step_profile`) is named so."""
     found = receipts.load_all() if found is None else found
     receipt = found.pick()
     if receipt is None:
@@ -103,17 +117,45 @@ def beside_receipt(
     roofs, copies = receipt["roofs"], receipt["copies"]
     rows += [
         _("peak FLOP/s (a large matrix product)"),
-        _("memory bandwidth (a large copy within the device)"),
-        _("host to device copy, pinned memory"),
+        _("memory bandwidth (a copy within the device, read + write)"),
+        _("host to device copy, pinned memory (each byte once)"),
     ]
-    ours += [f"{peak / 1e12:,.3f} TFLOP/s", gigabytes(bandwidth), _("not measured")]
+    ours += [
+        f"{peak / 1e12:,.3f} TFLOP/s",
+        copy_rate(bandwidth, copied, threads),
+        _("not measured"),
+    ]
     theirs += [
         f"{roofs['peak_flops'] / 1e12:,.3f} TFLOP/s",
-        gigabytes(roofs["bandwidth_bytes_per_s"]),
+        copy_rate(copies["on_device"], copies["bytes"]),
         gigabytes(copies["h2d_pinned"]),
     ]
     table = pd.DataFrame({here(device_type): ours, receipt_label(receipt): theirs}, index=rows)
-    return Beside(heading(found, receipt), table)
+    notes = [heading(found, receipt)]
+    alone = [n for n, f in receipt["day07"].items() if "steps per timed block" not in f]
+    if alone:
+        notes.append(
+            _(
+                "That receipt timed each step alone and synchronised, so each of its steps paid "
+                "a round trip to the device: a step in a loop takes less, and its MFU reads "
+                "low. `python -m helpers receipt` now times steps back to back, as day 5 times "
+                "its loop (`helpers.profiling.step_profile`)."
+            )
+        )
+    return Beside("\n\n".join(notes), table)
+
+
+def bandwidths_note(rate: float, *, threads: int, copied: int = POOL_BYTES) -> str:
+    """How this machine's bandwidth here (``rate``: a copy of ``copied`` bytes within its memory,
+    ``threads`` threads) stands to the other days' figures: one convention (read + write,
+    :mod:`helpers.copies`), and what differs between them (the size, the threads)."""
+    return _(
+        "This machine's copy within its memory here: {rate}, {size} with {threads} thread(s), "
+        "counted read + write like every bandwidth in the course (day 2 says why). Day 2's "
+        "largest `copy_` is the same copy; day 5's roofs copy each workload's own size with "
+        "the loop's one thread: a copy that fits in the cache, or one on fewer threads, gives "
+        "another figure for the same memory, and its label says which."
+    ).format(rate=gigabytes(rate), size=size_text(copied), threads=threads)
 
 
 # --- Section 1: three ways to say "busy" --------------------------------------------------------
@@ -167,55 +209,94 @@ def busy_verdict(name: str, *, busy: float, mfu: float, kind: str) -> str:
 
 # --- Section 2: data loading --------------------------------------------------------------------
 
-STILL_HELPED = 1.1
-"""More workers than CPUs *still helped* when they ran at least this many times as fast as as
-many workers as CPUs (10 %: more than one run's noise)."""
-GOT_IN_THE_WAY = 0.9
-"""... and *got in the way* below this (10 % slower); in between, they added nothing."""
+BUSY_ROSE = 0.2
+"""A step share that rose by this much or more (20 points) changed how the loop spends its time;
+whether the loop got faster is a separate question, answered by the epoch's time."""
+
+
+def gain_text(gain: Gain) -> str:
+    """A speed-up with its interval, ``'1.15× (95% interval 0.91× to 1.45×, 3 rounds)'``.
+
+    >>> from helpers.stats import paired_ratio
+    >>> gain_text(paired_ratio([1.31, 1.25, 1.40], [0.105, 0.098, 0.110]))
+    '12.65× (95% interval 12.28× to 13.04×, 3 rounds)'
+    """
+    return _("{ratio:.2f}× (95% interval {low:.2f}× to {high:.2f}×, {n} rounds)").format(
+        ratio=gain.ratio, low=gain.low, high=gain.high, n=gain.rounds
+    )
+
+
+def _was(gain: Gain) -> str:
+    """Whether ``gain`` says faster, slower, or cannot tell, as a few words."""
+    if not gain.distinguishable:
+        return _("not measurably faster or slower")
+    return _("faster") if gain.ratio > 1 else _("slower")
 
 
 def workers_finding(
-    *, best: str, best_speed: float, cpus: int, most: int, at_cpus: int, beyond: float, kept: float
+    *, gains: dict[str, Gain], cpus: int, most: int, at_cpus: int, beyond: Gain, kept: Gain
 ) -> list[str]:
-    """What day 7's loader settings did: the best plain worker count (``best``, a setting's name,
-    with its speed-up ``best_speed``), what ``most`` workers, beyond the ``cpus`` this process may
-    use, did (``beyond``: their speed over ``at_cpus`` workers'; :data:`STILL_HELPED`,
-    :data:`GOT_IN_THE_WAY`), and what keeping workers alive between epochs did (``kept``, the
-    second epoch's speed-up)."""
-    if best == "num_workers=0":
-        first = _("No worker count beat loading in the main process here (`num_workers=0`).")
-    else:
+    """What day 7's loader settings did, from interleaved rounds (:meth:`helpers.timing.Comparison.
+    gain`): ``gains``, each plain worker count's speed-up over ``num_workers=0`` by the setting's
+    name; ``beyond``: ``most`` workers against ``at_cpus`` (as many as the ``cpus`` this process may
+    use); ``kept``: workers kept alive between epochs against restarted. A setting is *best* only
+    when its interval excludes 1; otherwise the rounds cannot rank it."""
+    faster = {name: g for name, g in gains.items() if g.distinguishable and g.ratio > 1}
+    if faster:
+        best = max(faster, key=lambda name: faster[name].ratio)
         first = _(
-            "Best plain worker count: **{best}**, {speed:.2f}× as fast as `num_workers=0`."
-        ).format(best=best, speed=best_speed)
+            "Best plain worker count: **{best}**: {gain} the speed of `num_workers=0`."
+        ).format(best=best, gain=gain_text(faster[best]))
+    else:
+        top = max(gains, key=lambda name: gains[name].ratio)
+        first = _(
+            "No worker count was measurably faster than loading in the main process "
+            "(`num_workers=0`): the quickest, **{top}**, reached {gain} its speed, and that "
+            "interval holds 1×."
+        ).format(top=top, gain=gain_text(gains[top]))
     if most == at_cpus:
         why = _("no worker count above that was tried")
     else:
-        if beyond > STILL_HELPED:
-            why = _(
-                "{most} workers, more than the CPUs, still helped ({beyond:.2f}× as "
-                "fast as {at_cpus})"
-            )
-        elif beyond >= GOT_IN_THE_WAY:
-            why = _(
-                "{most} workers, more than the CPUs, added nothing ({beyond:.2f}× as "
-                "fast as {at_cpus})"
-            )
-        else:
-            why = _(
-                "{most} workers, more than the CPUs, got in the way ({beyond:.2f}× as "
-                "fast as {at_cpus})"
-            )
-        why = why.format(most=most, beyond=beyond, at_cpus=at_cpus)
+        why = _(
+            "{most} workers, more than the CPUs, were {was} than {at_cpus}: {gain} their speed"
+        ).format(most=most, was=_was(beyond), at_cpus=at_cpus, gain=gain_text(beyond))
     return [
         first,
         _(
-            "This process may use **{cpus} CPUs**, shared by the workers and the "
-            "training step; {why}. Keeping 2 workers alive between epochs "
-            "(`persistent_workers`) made the second epoch {kept:.2f}× as fast as "
-            "restarting them (one run of each setting: read small ratios as noise)."
-        ).format(cpus=cpus, why=why, kept=kept),
+            "This process may use **{cpus} CPUs**, shared by the workers and the training "
+            "step; {why}. Workers kept alive between epochs (`persistent_workers`) were {was} "
+            "than restarted ones: {gain} their speed."
+        ).format(cpus=cpus, why=why, was=_was(kept), gain=gain_text(kept)),
     ]
+
+
+def busy_not_throughput(name: str, *, before: float, after: float, gain: Gain) -> str | None:
+    """The step share of the loader setting ``name`` against ``num_workers=0`` (``before``,
+    ``after``: shares of the epoch spent in steps) beside its speed-up ``gain``: when the share
+    rose by :data:`BUSY_ROSE` or more, whether the epoch got faster with it. ``None`` when the
+    share did not rise that much.
+
+    >>> from helpers.stats import paired_ratio
+    >>> same = paired_ratio([1.0, 1.2, 0.9], [1.1, 0.9, 1.0])
+    >>> busy_not_throughput("num_workers=4", before=0.14, after=0.86, gain=same)[:60]
+    'With **num_workers=4** the step share rose from 14% to 86%, '
+    """
+    if after - before < BUSY_ROSE:
+        return None
+    said = {"name": name, "before": before, "after": after, "gain": gain_text(gain)}
+    if gain.distinguishable and gain.ratio > 1:
+        return _(
+            "With **{name}** the step share rose from {before:.0%} to {after:.0%}, and the "
+            "epoch ran at {gain} the speed of `num_workers=0`: here the loop was waiting for "
+            "data, and the workers took the waiting away."
+        ).format(**said)
+    return _(
+        "With **{name}** the step share rose from {before:.0%} to {after:.0%}, yet the epoch "
+        "was {was}: {gain} the speed of `num_workers=0`. **A busier loop is not a faster "
+        "one**: the waits shrank and the time in steps grew, since the workers decode on the "
+        "cores the step computes on. A utilisation figure says where the time goes, not how "
+        "much work gets done."
+    ).format(was=_was(gain), **said)
 
 
 # --- Section 3: memory ---------------------------------------------------------------------------

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from helpers import narration
-from helpers.i18n import _, word
-from helpers.many_models import Gain, Sharing
+from helpers.i18n import N_, _, word
+from helpers.many_models import Sharing
 from helpers.utilisation import HabitCost
 
 if TYPE_CHECKING:
-    from helpers.stats import Difference
+    from helpers.stats import Difference, Gain
 
 
 # --- Section 4: algorithm design -----------------------------------------------------------------
@@ -131,15 +131,29 @@ def sharing_verdict(found: Sharing) -> str:
 # --- Section 6: the article's claims, against the measurements -----------------------------------
 
 
-def tuning_verdict(epochs: dict[str, int | None], per_epoch: Difference) -> str:
+SAME_TIME = 0.1
+"""Two settings take *the same time* when the 95 % interval of their difference lies within this
+share (10 %) of the time either way: a difference that small changes no conclusion about how busy
+a step keeps the device. An interval that includes zero but is wider cannot tell."""
+
+
+def tuning_verdict(
+    epochs: dict[str, int | None], per_run: Difference, *, baseline_s: float, timed_epochs: int
+) -> str:
     """What tuning a hyperparameter changed: the epochs two settings needed to reach a loss
-    (``None`` when not reached) and, from ``per_epoch`` (a :class:`helpers.stats.Difference` of
-    the time per run of the two), whether the time per epoch changed.
+    (``None`` when not reached) and, from ``per_run`` (a :class:`helpers.stats.Difference` of the
+    seconds per run of ``timed_epochs`` epochs, the first setting minus the second, whose median
+    run took ``baseline_s``), whether the time per epoch changed: measurably, the same within
+    :data:`SAME_TIME`, or not told by these runs. Times in milliseconds, as the lesson's table.
 
     >>> from helpers.stats import paired_difference
     >>> same = paired_difference([1.0, 1.1, 0.9], [1.05, 1.0, 1.0])
-    >>> tuning_verdict({"lr 0.1": 200, "lr 0.01": 2000}, same)[:62]
+    >>> text = tuning_verdict({"lr 0.1": 200, "lr 0.01": 2000}, same, baseline_s=1.0,
+    ...                       timed_epochs=300)
+    >>> text[:62]
     'lr 0.1 needed 200 epochs and lr 0.01 2000: 10.0x fewer epochs;'
+    >>> text.split("; ")[1][:38]
+    'these 3 runs cannot tell whether the t'
     """
     (a, ea), (b, eb) = epochs.items()
     a, b = word(a), word(b)
@@ -158,9 +172,52 @@ def tuning_verdict(epochs: dict[str, int | None], per_epoch: Difference) -> str:
         else:
             steps = _("{a} needed {ea} epochs and {b} {eb}: {factor:.1f}x more epochs")
         steps = steps.format(a=a, ea=ea, b=b, eb=eb, factor=factor)
-    if per_epoch.distinguishable:
-        return _("{steps}; the time per epoch differed too, measurably.").format(steps=steps)
+    said = {
+        "steps": steps,
+        "a": a,
+        "b": b,
+        "n": per_run.n,
+        "epochs": timed_epochs,
+        "difference": narration.interval(per_run, 1e3, " ms", 2),
+        "base_ms": baseline_s * 1e3,
+        "margin": SAME_TIME,
+    }
+    if per_run.distinguishable:
+        return _(
+            "{steps}; the time per {epochs} epochs differed too, measurably: {a} minus {b} is "
+            "{difference} over {n} runs, next to {base_ms:.1f} ms."
+        ).format(**said)
+    widest = max(abs(per_run.low), abs(per_run.high)) / baseline_s
+    if widest <= SAME_TIME:
+        return _(
+            "{steps}; the time per {epochs} epochs was the same within ±{margin:.0%}: {a} "
+            "minus {b} is {difference} over {n} runs, next to {base_ms:.1f} ms, so each step "
+            "kept the device as busy."
+        ).format(**said)
     return _(
-        "{steps}; the time per epoch did not change measurably, so each step "
-        "kept the device as busy."
-    ).format(steps=steps)
+        "{steps}; these {n} runs cannot tell whether the time per {epochs} epochs changed: "
+        "{a} minus {b} is {difference}, as much as {widest:.0%} of {base_ms:.1f} ms either "
+        "way, wider than the ±{margin:.0%} that would call them the same. More runs narrow it."
+    ).format(widest=widest, **said)
+
+
+def tuning_table(
+    times_s: dict[str, float], epochs: dict[str, int | None], *, timed_epochs: int, target: float
+):
+    """The settings' median time per ``timed_epochs`` epochs (milliseconds) and the epochs each
+    needed to reach a loss below ``target`` (a whole number, or "not reached"), as the lesson
+    shows them (:func:`helpers.show.localised`)."""
+    import pandas as pd
+
+    from helpers.show import localised
+
+    ms_per = f"ms per {timed_epochs} epochs"  # names kept English in the data (word() shows them)
+    reached = f"epochs to loss < {target}"
+    frame = pd.DataFrame(
+        {ms_per: {k: v * 1e3 for k, v in times_s.items()}, reached: pd.Series(epochs, dtype=float)}
+    ).rename_axis(N_("setting"))
+
+    def whole(value) -> str:
+        return _("not reached") if value is None or value != value else f"{int(value):,}"
+
+    return localised(frame, {ms_per: "{:.1f}", reached: whole})

@@ -129,6 +129,7 @@ PATTERNED = (
     N_("wide network ({mb} MB float32), N = {n}"),
     N_("1B parameters (2 GB bf16), N = {n}"),
     N_("1B parameters (2 GB bf16), N = {n}, {m} machines"),
+    N_("1B parameters (2 GB bf16), N = {n}, {m} machines, {nics} network cards each"),
     N_("{link} ({bandwidth} GB/s, stated)"),
     N_("MLP ({epochs} epochs on {device})"),
     N_("target: {target}"),

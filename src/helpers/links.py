@@ -12,7 +12,8 @@ around the value and can never reach zero or below.
 * :func:`fit_alpha_beta` and :class:`LinkFit`: latency and bandwidth with 95 % intervals
   (section 3; what a fit says, the lesson says: :func:`helpers.day08.link_fit_text`);
 * :func:`allreduce_seconds` and :data:`LINKS`: what an all-reduce costs on a link whose stated
-  bandwidth you know (8 GPUs, 2 machines; section 5).
+  bandwidth you know (8 GPUs, 2 machines; section 5); :func:`allreduce_estimates` for every link,
+  with the network cards per machine a knob (``day08_nics_per_machine``).
 
 >>> sizes = [32, 1e3, 1e4, 1e5, 1e6, 1e7]
 >>> fit = fit_alpha_beta(sizes, [100e-6 + s / 1e9 for s in sizes])  # 100 µs, 1 GB/s, no noise
@@ -25,12 +26,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import optimize, stats
 
 from helpers.ring import ring_bytes_per_rank
 from helpers.stats import Interval
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -124,15 +129,28 @@ def fit_alpha_beta(
     return LinkFit(latency, bandwidth, math.expm1(sd), smallest)
 
 
-def allreduce_seconds(n_bytes: float, world_size: int, bandwidth: float, latency: float = 0.0):
+def allreduce_seconds(
+    n_bytes: float,
+    world_size: int,
+    bandwidth: float,
+    latency: float = 0.0,
+    *,
+    parallel: int = 1,
+):
     """The ring all-reduce's time on a link: ``2(p - 1)`` latencies plus ``2(p-1)/p x N`` bytes
-    at ``bandwidth`` bytes/s (the slowest link in the ring sets it).
+    at ``bandwidth`` bytes/s (the slowest link in the ring sets it), split over ``parallel``
+    rings side by side: between machines NCCL runs one ring through each network card, so a
+    machine with a card per GPU moves its share of the bytes over all of them at once.
 
     >>> round(allreduce_seconds(2e9, 8, bandwidth=450e9) * 1e3, 2)  # 1B bf16 params, NVLink
     7.78
+    >>> [round(allreduce_seconds(2e9, 16, 50e9, parallel=k) * 1e3, 1) for k in (1, 8)]  # 2 nodes
+    [75.0, 9.4]
     """
+    if parallel < 1:
+        raise ValueError(f"need at least one link, got parallel={parallel}")
     steps = 2 * (world_size - 1)
-    return steps * latency + ring_bytes_per_rank(n_bytes, world_size) / bandwidth
+    return steps * latency + ring_bytes_per_rank(n_bytes, world_size) / (bandwidth * parallel)
 
 
 LINKS = {
@@ -144,3 +162,29 @@ LINKS = {
 }
 """Stated (vendor) bandwidths per direction, in bytes/s: figures from specifications, not
 measured by the course. NVLink 4's 900 GB/s per H100 counts both directions."""
+NETWORK = ("100 Gb/s Ethernet", "InfiniBand NDR (400 Gb/s)")
+"""The links of :data:`LINKS` that join machines (one per network card); the others stay inside
+one."""
+
+
+def allreduce_estimates(
+    cases: dict[str, tuple[float, int, int]], *, nics_per_machine: int
+) -> pd.DataFrame:
+    """Milliseconds of one ring all-reduce (bandwidth term only) per link of :data:`LINKS` and
+    per case (``name: (bytes, GPUs, machines)``): within one machine at each link's stated
+    bandwidth; across machines only on the :data:`NETWORK` links, ``nics_per_machine`` cards per
+    machine side by side (NaN for the links that do not leave a machine)."""
+    import pandas as pd
+
+    rows = {}
+    for link, bandwidth in LINKS.items():
+        rows[link] = {
+            case: float("nan")
+            if machines > 1 and link not in NETWORK
+            else allreduce_seconds(
+                n_bytes, gpus, bandwidth, parallel=nics_per_machine if machines > 1 else 1
+            )
+            * 1e3
+            for case, (n_bytes, gpus, machines) in cases.items()
+        }
+    return pd.DataFrame(rows).T

@@ -16,7 +16,7 @@ copy k's weights touch only copy k's loss, so each copy gets exactly its own gra
 * :class:`ModelStack`: the K copies stacked, with :meth:`ModelStack.step` (one SGD step for all,
   each copy with its own learning rate) and :meth:`ModelStack.copy_weights` (one copy's weights);
 * :func:`batching_gain`: what one batched step bought against the lesson loop, as a ratio with
-  its interval (a :class:`Gain`);
+  its interval (a :class:`helpers.stats.Gain`);
 * :func:`sharing`: how the batched step's time grew with the copies, against the arithmetic (a
   :class:`Sharing`): a shared fixed cost, or work that grows with them.
 
@@ -35,7 +35,6 @@ True
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -47,7 +46,7 @@ from torch.func import functional_call, stack_module_state, vmap
 from helpers.models import IrisMLP
 
 if TYPE_CHECKING:  # helpers.stats imports scipy: only when a gain is computed
-    from helpers.stats import Difference
+    from helpers.stats import Gain
 
 
 def copies(k: int, *, seed: int = 0, make: Callable[[], nn.Module] = IrisMLP) -> list[nn.Module]:
@@ -124,40 +123,6 @@ class ModelStack:
         return {name: p[i].detach().clone() for name, p in self.params.items()}
 
 
-@dataclass(frozen=True)
-class Gain:
-    """How many times as fast one way ran as another, from the same interleaved rounds: the
-    rounds' ratios compared in logs."""
-
-    logs: Difference
-    """The paired difference of the log times, slower way minus faster way (95 % interval)."""
-
-    @property
-    def ratio(self) -> float:
-        """The geometric mean of the rounds' ratios."""
-        return math.exp(self.logs.value)
-
-    @property
-    def low(self) -> float:
-        """The ratio's interval, low end."""
-        return math.exp(self.logs.low)
-
-    @property
-    def high(self) -> float:
-        """The ratio's interval, high end."""
-        return math.exp(self.logs.high)
-
-    @property
-    def rounds(self) -> int:
-        """How many rounds timed both."""
-        return self.logs.n
-
-    @property
-    def distinguishable(self) -> bool:
-        """Whether the interval excludes a ratio of 1: the rounds tell the two apart."""
-        return self.logs.distinguishable
-
-
 def batching_gain(lesson_seconds: Sequence[float], batched_seconds: Sequence[float]) -> Gain:
     """K models trained one after another by the lesson loop against one batched step for all
     of them, from their times in the same interleaved rounds (seconds per sample, the same
@@ -169,13 +134,9 @@ def batching_gain(lesson_seconds: Sequence[float], batched_seconds: Sequence[flo
     >>> round(gain.ratio, 1), round(gain.low, 1), round(gain.high, 1), gain.distinguishable
     (12.7, 12.3, 13.0, True)
     """
-    from helpers.stats import paired_difference
+    from helpers.stats import paired_ratio
 
-    return Gain(
-        paired_difference(
-            [math.log(t) for t in lesson_seconds], [math.log(t) for t in batched_seconds]
-        )
-    )
+    return paired_ratio(lesson_seconds, batched_seconds)
 
 
 @dataclass(frozen=True)

@@ -236,7 +236,39 @@ def heading(found: Shelf, receipt: Receipt | None, missing: str | None = None) -
         else:
             whose = _("Beside this machine: **{label}**, from `{file}`.")
         lines.append(whose.format(label=receipt_label(receipt), file=receipt.path.name))
+        if receipt.device != "cpu":
+            lines.append(host_note(receipt))
     return "\n\n".join(lines)
+
+
+def host_note(receipt: Receipt, ours: str | None = None) -> str:
+    """The machine that holds a receipt's GPU, named beside its figures: its CPU and threads,
+    whether it is a virtual machine (when the receipt says), that the figures which time the CPU's
+    part (a launch, a synchronisation, a lesson epoch, a curve's flat part) measure that host as
+    much as the GPU; and the receipt's PyTorch when it is not the one the course is tested with
+    (``ours``: this machine's, by default the running one)."""
+    import torch
+
+    from helpers.config import TESTED_TORCH
+
+    machine, host = receipt["machine"], receipt.payload.get("host") or {}
+    kind = {
+        True: _("a virtual machine"),
+        False: _("not a virtual machine"),
+        None: _("whether it is a virtual machine, the receipt does not say"),
+    }[host.get("virtual_machine")]
+    said = _(
+        "Its host: **{cpu}**, {threads} threads ({kind}). Launches, synchronisations, a whole "
+        "lesson epoch and the flat start of a curve are the CPU's work as much as the GPU's: "
+        "where the receipt times them, it measures this host too."
+    ).format(cpu=machine["cpu"], threads=machine["threads"], kind=kind)
+    theirs, ours = machine["torch"], ours or torch.__version__
+    if theirs.split("+")[0] != TESTED_TORCH:
+        said += " " + _(
+            "It ran PyTorch {theirs}; the course is tested with {tested}, and this machine runs "
+            "{ours}."
+        ).format(theirs=theirs, tested=TESTED_TORCH, ours=ours)
+    return said
 
 
 def also(others: list[Receipt]) -> list[str]:
@@ -245,6 +277,29 @@ def also(others: list[Receipt]) -> list[str]:
         _("Also: **{label}**, from `{file}`.").format(label=receipt_label(r), file=r.path.name)
         for r in others
     ]
+
+
+def size_text(n_bytes: int) -> str:
+    """A copy's size in KiB or MiB, ``'64 KiB'``, ``'4 MiB'`` (bytes below 1 KiB).
+
+    >>> size_text(2**16), size_text(2**22), size_text(512)
+    ('64 KiB', '4 MiB', '512 B')
+    """
+    for unit, scale in (("MiB", 2**20), ("KiB", 2**10)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:,.4g} {unit}"
+    return f"{n_bytes} B"
+
+
+def copy_rate(rate: float | None, copied: int | None, threads: int | None = None) -> str:
+    """A copy's bandwidth with its size (and the thread count, when it is this machine's)."""
+    if rate is None:
+        return _("not measured")
+    if threads is None:
+        return _("{rate} ({size})").format(rate=gigabytes(rate), size=size_text(copied))
+    return ngettext(
+        "{rate} ({size}, {threads} thread)", "{rate} ({size}, {threads} threads)", threads
+    ).format(rate=gigabytes(rate), size=size_text(copied), threads=threads)
 
 
 def gigabytes(rate: float | None) -> str:

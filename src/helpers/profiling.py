@@ -12,6 +12,14 @@ drawn as a timeline (:func:`draw_timeline`) with the gaps between operators visi
 trace for Perfetto (https://ui.perfetto.dev) or ``chrome://tracing``. :func:`covered` measures the
 share of a timeline the operators (or the GPU's kernels) fill.
 
+**Time inside operators**, the course's one definition (days 5 and 7): the share of a profiled run
+of steps that the operators doing arithmetic fill (on a CUDA GPU, its kernels), numerator and
+denominator from that one run, times the step's time measured without the profiler
+(:func:`helpers.timing.per_step`). The profiler slows what it watches, the operators and the gaps
+between them alike; dividing a profiled sum by an unprofiled wall time would mix a slowed
+numerator with an unslowed denominator and inflate the share. :func:`step_profile` measures both
+parts; its :class:`StepProfile` gives the step's time, the share and the seconds inside operators.
+
 >>> events = pd.DataFrame({"kind": ["phase", "operator", "operator"],
 ...                        "start_us": [0.0, 10.0, 15.0], "end_us": [100.0, 20.0, 30.0]})
 >>> covered(events, "operator")  # 10-30 µs of a 100 µs epoch
@@ -32,6 +40,7 @@ import torch
 
 from helpers.device import synchronize
 from helpers.i18n import N_, label
+from helpers.timing import Measurement, per_step
 
 # Operators that only describe memory differently (a view, a transpose) or allocate it: no
 # arithmetic, no kernel launch on a GPU.
@@ -230,6 +239,73 @@ def covered(events: pd.DataFrame, kind: str = "operator") -> float:
             busy += end - start
         reach = max(reach, end)
     return float(busy / span)
+
+
+def inside_kind(device: torch.device | str) -> str:
+    """What fills a device's time inside operators: ``"kernel"`` on a CUDA GPU (the profiler sees
+    its kernels), ``"operator"`` elsewhere (the operators that compute, on the CPU's side)."""
+    return "kernel" if torch.device(device).type == "cuda" else "operator"
+
+
+@dataclass(frozen=True)
+class StepProfile:
+    """A step's time and its time inside operators, each measured the course's one way."""
+
+    seconds: Measurement
+    """Seconds per step, back to back and without the profiler (:func:`helpers.timing.per_step`)."""
+    inside_share: float
+    """The share of a profiled run of the same steps that ``kind`` events fill (:func:`covered`)."""
+    kind: str
+    """``"kernel"`` (a CUDA GPU's kernels) or ``"operator"`` (operators that compute)."""
+    steps: int
+    """Steps per timed block and in the profiled run."""
+
+    @property
+    def step_s(self) -> float:
+        """The median seconds per step."""
+        return self.seconds.median
+
+    @property
+    def inside_s(self) -> float:
+        """Seconds per step inside operators: the profiled share of the unprofiled time."""
+        return self.inside_share * self.step_s
+
+    @property
+    def overhead_s(self) -> float:
+        """Seconds per step outside them: Python, dispatch, autograd, launches, waits."""
+        return self.step_s - self.inside_s
+
+
+def step_profile(
+    step: Callable[[], object],
+    *,
+    device: torch.device | str,
+    steps: int = 20,
+    repeats: int = 3,
+    warmup: int = 1,
+) -> StepProfile:
+    """A step's time and the share of it inside operators, measured one way for every lesson:
+    ``warmup`` untimed steps (a fresh model's first step pays one-off costs), one profiled run of
+    ``steps`` steps (:func:`timeline`, :func:`covered`), then ``repeats`` timed blocks of
+    ``steps`` steps back to back (:func:`helpers.timing.per_step`).
+
+    >>> import torch
+    >>> x = torch.ones(256, 256)
+    >>> found = step_profile(lambda: x @ x, device="cpu", steps=5, repeats=2)
+    >>> found.kind, 0 < found.inside_share <= 1, found.inside_s <= found.step_s
+    ('operator', True, True)
+    """
+    kind = inside_kind(device)
+
+    def block() -> None:
+        for _step in range(steps):
+            step()
+
+    for _step in range(warmup):
+        step()
+    share = covered(timeline(block, device=device), kind)
+    seconds = per_step(step, device=device, steps=steps, repeats=repeats, warmup=0)
+    return StepProfile(seconds, share, kind, steps)
 
 
 def draw_timeline(events: pd.DataFrame, ax=None, title: str = "timeline"):

@@ -262,6 +262,38 @@ def _ladder(payload: dict) -> list[str]:
         speed = rung.get("tokens_per_s")
         if _is(speed, NUMBER) and speed <= 0:
             problems.append(f"day07b.rungs[{i}].tokens_per_s: {speed!r} is not positive")
+OPTIONAL_SECTIONS = {  # sections newer receipts hold; an older receipt without them is valid
+    "host": {"cpu": TEXT, "usable_cpus": WHOLE, "virtual_machine": f"bool {OPTIONAL}",
+             "jpeg_per_core_per_s": NUMBER},
+    "imagenet": {"autocast_dtype": TEXT, "autocast_matmul_flops": NUMBER, "matmul_n": WHOLE},
+}  # fmt: skip
+"""Sections a receipt may hold beyond :data:`SECTIONS`, checked when present: the host that
+holds the device (day 6's loading rate, whether it is a virtual machine) and day 6's ImageNet
+figures (a 16-bit matrix product's FLOP/s)."""
+
+
+def _optional(payload: dict) -> list[str]:
+    """Problems of the optional sections that are present (:data:`OPTIONAL_SECTIONS`)."""
+    problems = []
+    for section, keys in OPTIONAL_SECTIONS.items():
+        part = payload.get(section)
+        if part is None:
+            continue
+        if not isinstance(part, dict):
+            problems.append(f"{section}: {part!r} is not a table")
+            continue
+        for key, kind in keys.items():
+            value = part.get(key)
+            if kind.startswith("bool"):
+                ok = value is None or isinstance(value, bool)
+            else:
+                ok = _is(value, kind) and (kind == TEXT or value > 0)
+                kind = kind if kind == TEXT else f"positive {kind}"
+            if not ok:
+                problems.append(f"{section}.{key}: {value!r} is not a {kind}")
+    flops = (payload.get("imagenet") or {}).get("autocast_matmul_flops")
+    if _is(flops, NUMBER) and flops >= MAX_FLOPS:
+        problems.append(f"imagenet.autocast_matmul_flops: {flops:.3g} FLOP/s is not plausible")
     return problems
 
 
@@ -287,7 +319,9 @@ def validate(payload) -> list[str]:
     problems += [p for p in [_date(payload["date"])] if p]
     problems += _sync(machine, payload["sync"])
     problems += _bandwidths(payload["copies"], payload["roofs"]) + _flops(payload["roofs"])
-    return problems + _lessons(payload) + _allreduce(payload) + _ladder(payload)
+    return problems + _lessons(payload) + _allreduce(payload) + _ladder(payload) + _optional(
+        payload
+    )
 
 
 @dataclass(frozen=True)

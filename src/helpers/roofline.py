@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from helpers.copies import traffic
 from helpers.i18n import N_, catalog, label, language, plot_language, word
 from helpers.timing import benchmark
 
@@ -183,8 +184,9 @@ def measure_peak_flops(
 
 
 def measure_bandwidth(device: torch.device | str, elements: int, threads: int = 1) -> float:
-    """Bytes per second of copying ``elements`` float32 numbers (read once, written once) on
-    ``device``: the slanted roof, from the fastest of the benchmark's blocks. The size decides the
+    """Bytes per second of copying ``elements`` float32 numbers on ``device``, read and written
+    (traffic twice the copy's size: the course's one convention, :mod:`helpers.copies`): the
+    slanted roof, from the fastest of the benchmark's blocks. The size decides the
     regime: a copy that fits in the last-level cache measures the cache, a larger one the memory
     (:func:`measure_roof` labels which)."""
     device = torch.device(device)
@@ -192,7 +194,7 @@ def measure_bandwidth(device: torch.device | str, elements: int, threads: int = 
     target = torch.empty_like(source)
     target.copy_(source)  # warm-up: the first touch of fresh memory is slower
     seconds = min(benchmark(lambda: target.copy_(source), device=device, threads=threads).samples)
-    return 2 * source.element_size() * source.numel() / seconds
+    return traffic(source.element_size() * source.numel(), within_one_memory=True) / seconds
 
 
 def _mib(nbytes: float) -> str:

@@ -5,6 +5,8 @@ One interval type, :class:`Interval`, whose one question is "can the data tell t
 
 * :func:`paired_difference`: the mean difference between two variants measured on the same units
   (the same cross-validation folds, the same rounds of a timing comparison); days 4, 5 and 7.
+* :func:`paired_ratio`: how many times as fast one variant ran as another in the same rounds, as a
+  :class:`Gain` (a ratio with its interval); day 7.
 * :func:`fit_affine`: ``time = a + b * x`` by least squares, with intervals for ``a`` and ``b``;
   day 5 (the price of one recording), day 8 (latency and bandwidth);
 * :func:`same_rows`: two models on the same test rows (day 4, section 5), McNemar's exact test;
@@ -123,6 +125,53 @@ def paired_difference(
         return Difference(mean, mean - half, mean + half, n, confidence)
     low, high = stats.ttest_rel(a, b).confidence_interval(confidence)
     return Difference(mean, float(low), float(high), n, confidence)
+
+
+@dataclass(frozen=True)
+class Gain:
+    """How many times as fast one way ran as another, from the same interleaved rounds: the
+    rounds' ratios compared in logs."""
+
+    logs: Difference
+    """The paired difference of the log times, slower way minus faster way (95 % interval)."""
+
+    @property
+    def ratio(self) -> float:
+        """The geometric mean of the rounds' ratios."""
+        return math.exp(self.logs.value)
+
+    @property
+    def low(self) -> float:
+        """The ratio's interval, low end."""
+        return math.exp(self.logs.low)
+
+    @property
+    def high(self) -> float:
+        """The ratio's interval, high end."""
+        return math.exp(self.logs.high)
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds timed both."""
+        return self.logs.n
+
+    @property
+    def distinguishable(self) -> bool:
+        """Whether the interval excludes a ratio of 1: the rounds tell the two apart."""
+        return self.logs.distinguishable
+
+
+def paired_ratio(slower: Sequence[float], faster: Sequence[float]) -> Gain:
+    """How many times as fast the ``faster`` way ran as the ``slower`` one, from their times in the
+    same rounds (paired): the rounds' ratios compared in logs (a paired difference of log times,
+    so a ratio's noise counts alike whatever the times are), their geometric mean and a 95 %
+    interval that says whether the ratio can be told from 1.
+
+    >>> gain = paired_ratio([1.31, 1.25, 1.40], [0.105, 0.098, 0.110])
+    >>> round(gain.ratio, 1), round(gain.low, 1), round(gain.high, 1), gain.distinguishable
+    (12.7, 12.3, 13.0, True)
+    """
+    return Gain(paired_difference([math.log(t) for t in slower], [math.log(t) for t in faster]))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ This module computes; what the curves say, the lesson says (:mod:`helpers.day06`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -23,16 +24,27 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from helpers.crossover import _crossing, crossover, curve_crossover, lesson_bound
+from helpers.crossover import (
+    Crossing,
+    Support,
+    _crossing,
+    crossing,
+    crossover,
+    curve_crossover,
+    lesson_bound,
+    support,
+)
 from helpers.i18n import N_, word
 from helpers.paths import GPU_REFERENCE
 from helpers.receipts import Receipt, load_all
 from helpers.work import bytes_per_step, flops_per_step, step_time
 
 __all__ = [  # where curves cross: helpers.crossover; counting and timing a step: helpers.work
-    "IMAGENET_IMAGES", "MODELS", "RESNET50_FLOPS_PER_IMAGE", "TAKEOFF_FACTOR", "bytes_per_step",
-    "crossover", "curve", "curve_crossover", "flops_per_step", "lesson_bound", "load_reference",
-    "step_time", "sweep", "takeoff", "training_estimate",
+    "IMAGENET_IMAGES", "MODELS", "RESNET50_FLOPS_PER_IMAGE", "TAKEOFF_FACTOR", "Crossing",
+    "CurvePair", "Support", "bytes_per_step", "crossing", "crossover", "curve", "curve_crossover",
+    "curve_pairs", "decode_rate", "flops_per_step", "host_curve", "imagenet_estimates",
+    "lesson_bound", "load_reference", "receipt_rates", "step_time", "support", "sweep",
+    "takeoff", "training_estimate",
 ]  # fmt: skip
 
 MODELS = {"IrisMLP 4-10-3": (4, 10, 3), "wide 4-512-512-3": (4, 512, 512, 3)}
@@ -47,12 +59,13 @@ def sweep(
     max_rows: dict[str, int] | None = None,
     min_run_time: float = 0.2,
     progress: bool | str = True,
+    min_blocks: int = 1,
 ) -> pd.DataFrame:
     """Time per step for every model at every row count (full batch), as one table.
 
-    ``max_rows`` caps the row count per model (the wide model on a CPU); ``min_run_time`` is
-    :func:`step_time`'s, per point. A progress bar counts the points (labelled ``progress`` when
-    that is a string; hidden with ``progress=False``).
+    ``max_rows`` caps the row count per model (the wide model on a CPU); ``min_run_time`` and
+    ``min_blocks`` are :func:`step_time`'s, per point. A progress bar counts the points
+    (labelled ``progress`` when that is a string; hidden with ``progress=False``).
     """
     max_rows = max_rows or {}
     points = [
@@ -64,7 +77,7 @@ def sweep(
     label = progress if isinstance(progress, str) else "sweep"
     table = []
     for name, widths, n in tqdm(points, desc=word(label), unit="point", disable=progress is False):
-        row = step_time(widths, n, device=device, min_run_time=min_run_time)
+        row = step_time(widths, n, device=device, min_run_time=min_run_time, min_blocks=min_blocks)
         row |= {
             "model": name,
             "flops": flops_per_step(widths, n),
@@ -115,26 +128,101 @@ IMAGENET_IMAGES = 1_281_167
 
 
 def training_estimate(
-    flops_per_second: float, images_per_second: float, *, epochs: int = 90
-) -> dict[str, float | str]:
+    flops_per_second: float | None, images_per_second: float | None, *, epochs: int = 90
+) -> dict[str, float | str | None]:
     """Hours to train ResNet-50 on ImageNet-1k for ``epochs`` epochs (90 is the classic
     schedule), bounded by arithmetic at ``flops_per_second`` and by loading the images at
-    ``images_per_second``: whichever is slower sets the pace.
+    ``images_per_second``: whichever is slower sets the pace. A rate that was not measured
+    (``None``) leaves its hours ``None``, and ``hours`` is then the other bound alone: a lower
+    bound on the training's time (``bound`` says which is missing).
 
     >>> estimate = training_estimate(10e12, 2000, epochs=90)
     >>> [round(estimate[k], 1) for k in ("arithmetic hours", "loading hours")], estimate["bound"]
     ([73.0, 16.0], 'arithmetic')
+    >>> training_estimate(10e12, None)["bound"]
+    'at least the arithmetic (loading not measured)'
     """
-    if flops_per_second <= 0 or images_per_second <= 0 or epochs < 1:
+    given = [rate for rate in (flops_per_second, images_per_second) if rate is not None]
+    if any(rate <= 0 for rate in given) or epochs < 1:
         raise ValueError("need positive speeds and at least one epoch")
-    arithmetic = epochs * IMAGENET_IMAGES * RESNET50_FLOPS_PER_IMAGE / flops_per_second / 3600
-    loading = epochs * IMAGENET_IMAGES / images_per_second / 3600
+    arithmetic = loading = None
+    if flops_per_second is not None:
+        arithmetic = epochs * IMAGENET_IMAGES * RESNET50_FLOPS_PER_IMAGE / flops_per_second / 3600
+    if images_per_second is not None:
+        loading = epochs * IMAGENET_IMAGES / images_per_second / 3600
+    if arithmetic is None and loading is None:
+        bound = N_("not measured")
+    elif loading is None:
+        bound = N_("at least the arithmetic (loading not measured)")
+    elif arithmetic is None:
+        bound = N_("at least the loading (arithmetic not measured)")
+    else:
+        bound = N_("arithmetic") if arithmetic >= loading else N_("data loading")
+    known = [hours for hours in (arithmetic, loading) if hours is not None]
     return {
         N_("arithmetic hours"): arithmetic,
         N_("loading hours"): loading,
-        N_("hours"): max(arithmetic, loading),
-        N_("bound"): N_("arithmetic") if arithmetic >= loading else N_("data loading"),
+        N_("hours"): max(known) if known else None,
+        N_("bound"): bound,
     }
+
+
+DECODED = {"n": 64, "image_size": 256}
+"""The pictures whose decoding day 6 times for its loading bound (day 7's data set at its full
+picture size)."""
+
+
+def decode_rate() -> float:
+    """JPEG pictures per second that one CPU core of this machine decodes and shrinks
+    (:class:`helpers.data.JpegDataset`, :data:`DECODED`): day 6's loading rate per core."""
+    from helpers.data import JpegDataset
+
+    return JpegDataset(**DECODED).items_per_second(DECODED["n"])
+
+
+def receipt_rates(receipt: Receipt) -> dict[str, float | str | None]:
+    """A receipt's figures for the ImageNet estimate, each ``None`` when the receipt has not
+    measured it (an older receipt): ``flops``, a matrix product's peak in ``dtype``, autocast's
+    16-bit type on that device (how it trains an image model), and ``images``, the pictures per
+    second its host decodes on all its usable CPUs (its rate per core times their number)."""
+    imagenet, host = receipt.payload.get("imagenet") or {}, receipt.payload.get("host") or {}
+    images = None
+    if host:
+        images = host["jpeg_per_core_per_s"] * host["usable_cpus"]
+    return {
+        "flops": imagenet.get("autocast_matmul_flops"),
+        "dtype": imagenet.get("autocast_dtype"),
+        "images": images,
+    }
+
+
+def imagenet_estimates(
+    rates: dict[str, tuple[float | None, float | None]], *, epochs: int = 90
+) -> pd.DataFrame:
+    """:func:`training_estimate` for each machine of ``rates`` (its name: FLOP/s and pictures
+    per second, either ``None`` when not measured), one row each, with the FLOP/s used."""
+    rows = {
+        name: {N_("GFLOP/s"): None if flops is None else flops / 1e9}
+        | training_estimate(flops, images, epochs=epochs)
+        for name, (flops, images) in rates.items()
+    }
+    return pd.DataFrame(rows).T
+
+
+def host_curve(receipt: Receipt) -> pd.DataFrame | None:
+    """The receipt's own host-CPU curve of :data:`MODELS` (its ``device`` "cpu" points, measured
+    on the machine that holds its GPU), with ``flops`` and ``bytes`` per step; ``None`` when the
+    receipt has none (a GPU's curve is then only comparable with another machine's CPU)."""
+    points = [
+        p for p in receipt["day06"]["points"] if p["device"] == "cpu" and p["model"] in MODELS
+    ]
+    if not points or receipt.device == "cpu":
+        return None
+    table = pd.DataFrame(points)
+    pairs = list(zip(table["model"], table["rows"], strict=True))
+    table["flops"] = [flops_per_step(MODELS[m], n) for m, n in pairs]
+    table["bytes"] = [bytes_per_step(MODELS[m], n) for m, n in pairs]
+    return table
 
 
 def load_reference(
@@ -162,3 +250,40 @@ def load_reference(
     table["flops"] = [flops_per_step(MODELS[m], n) for m, n in pairs]
     table["bytes"] = [bytes_per_step(MODELS[m], n) for m, n in pairs]
     return receipt, table
+
+
+@dataclass(frozen=True)
+class CurvePair:
+    """A CPU's curve and a GPU's, to cross (:func:`helpers.crossover.crossing`): from one machine
+    (``same_host``) or from two, which only a labelled figure may show."""
+
+    cpu: pd.DataFrame
+    gpu: pd.DataFrame
+    same_host: bool
+    receipt: Receipt | None = None
+    """The receipt the GPU's curve (and, on its host, the CPU's) comes from; ``None``: measured
+    here."""
+
+    def here(self, side: str) -> bool:
+        """Whether the ``side`` (``"cpu"`` or ``"gpu"``) curve was measured on this machine."""
+        return self.receipt is None or (side == "cpu" and not self.same_host)
+
+
+def curve_pairs(
+    measured: pd.DataFrame, reference: tuple[Receipt, pd.DataFrame] | None = None
+) -> list[CurvePair]:
+    """The curves day 6 crosses, same machine first. With a GPU measured here (``measured`` has
+    points of a device other than ``cpu``): this machine's CPU against it. Otherwise, with a GPU's
+    receipt (``reference``, from :func:`load_reference`): the receipt's own host CPU against its
+    GPU (:func:`host_curve`, when the receipt has it), then this machine's CPU against that GPU,
+    two machines. Without either: none (one GPU point gives only a bound)."""
+    cpu = measured[measured["device"] == "cpu"]
+    gpu = measured[measured["device"] != "cpu"]
+    if len(gpu):
+        return [CurvePair(cpu, gpu, same_host=True)]
+    if reference is None:
+        return []
+    receipt, table = reference
+    host = host_curve(receipt)
+    pairs = [] if host is None else [CurvePair(host, table, same_host=True, receipt=receipt)]
+    return [*pairs, CurvePair(cpu, table, same_host=False, receipt=receipt)]

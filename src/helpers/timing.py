@@ -4,11 +4,17 @@ GPU work is queued and runs later, so a clock read right after ``model(x)`` meas
 queueing. Every measurement here synchronises the device before it reads the clock.
 
 * :func:`timed` times one block; :func:`measure` repeats one piece of work.
+* :func:`per_step` times a training step the one way the course does: many steps back to back,
+  as a loop runs them, the device synchronised before the first and after the last, divided by
+  their number. A step timed alone and synchronised pays a whole round trip to the device and
+  waits for its own work, where a loop's next step is queued while the device still computes
+  (the H200's reference: the lesson's step took 1.37 ms timed alone, 0.98 ms per epoch in day
+  5's loop). Days 5, 6 and 7 time steps so (day 6 in :func:`benchmark`'s blocks).
 * :func:`compare` times several variants against each other: warm-up, then rounds in which every
   variant runs once, in a shuffled order, so that slow drifts of the machine (other programs,
   temperature, caches) fall on all variants alike.
 * :func:`benchmark` uses ``torch.utils.benchmark`` for short statements (microseconds), with the
-  number of threads set explicitly.
+  number of threads set explicitly; :func:`threads` sets them for a block of code.
 
 Per-operator breakdowns are in :mod:`helpers.profiling`, and what the numbers mean (intervals,
 fits) in :mod:`helpers.stats`. Used on days 1, 2, 5, 6 and 7.
@@ -32,6 +38,27 @@ from helpers.i18n import N_, word
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+@contextmanager
+def threads(n: int) -> Iterator[None]:
+    """PyTorch's CPU threads set to ``n`` inside the block, and restored after it. Tiny operations
+    on several threads mostly measure the threads (day 5 times its loop on one), and on a busy
+    machine they wait for each other.
+
+    >>> before = torch.get_num_threads()
+    >>> with threads(1):
+    ...     torch.get_num_threads()
+    1
+    >>> torch.get_num_threads() == before
+    True
+    """
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 @dataclass
@@ -108,6 +135,33 @@ def measure(
     return Measurement(samples)
 
 
+def per_step(
+    step: Callable[[], object],
+    *,
+    device: torch.device | str,
+    steps: int,
+    repeats: int = 5,
+    warmup: int = 1,
+) -> Measurement:
+    """Seconds per step of ``step``, the course's one definition of a step's time: each sample
+    runs ``steps`` steps back to back between two synchronisations (:func:`timed`) and is that
+    block's time over ``steps``; ``repeats`` samples after ``warmup`` untimed blocks.
+
+    What one synchronisation costs is then shared by ``steps`` steps, as in a training loop that
+    reads its loss every so often; with ``steps=1`` it is paid by every step.
+    """
+    _check_counts(repeats, warmup)
+    if steps < 1:
+        raise ValueError(f"need steps >= 1 in a block, got {steps}")
+
+    def block() -> None:
+        for _step in range(steps):
+            step()
+
+    found = measure(block, device=device, repeats=repeats, warmup=warmup)
+    return Measurement([seconds / steps for seconds in found.samples])
+
+
 @dataclass
 class Comparison:
     """What :func:`compare` measured: one :class:`Measurement` per variant, and the run order."""
@@ -138,6 +192,14 @@ class Comparison:
             self.measurements[baseline].samples, self.measurements[variant].samples, strict=True
         )
         return Measurement([b / v for b, v in pairs])
+
+    def gain(self, baseline: str, variant: str):
+        """How many times as fast ``variant`` ran as ``baseline``, round by round, with its 95 %
+        interval (:func:`helpers.stats.paired_ratio`, a :class:`helpers.stats.Gain`): whether
+        these rounds can tell the two apart."""
+        from helpers.stats import paired_ratio  # scipy: only when an interval is asked for
+
+        return paired_ratio(self.measurements[baseline].samples, self.measurements[variant].samples)
 
 
 def compare(
@@ -188,11 +250,16 @@ def benchmark(
     device: torch.device | str,
     threads: int = 1,
     min_run_time: float = 0.2,
+    min_blocks: int = 1,
 ) -> Measurement:
     """Time a short statement with ``torch.utils.benchmark`` (``threads`` set explicitly).
 
     The benchmark runs ``fn`` in blocks until ``min_run_time`` seconds have passed; each sample is
     the time per call in one block. The clock waits for ``device`` before each reading.
+    ``torch.utils.benchmark`` sizes its blocks so that reading the clock costs under 0.01 % of a
+    block: where that reading waits for a GPU, one block can outlast ``min_run_time``, and a
+    single sample has no spread. ``min_blocks`` runs more blocks of the same size until there
+    are that many samples.
     """
 
     import torch.utils.benchmark as torch_benchmark  # here: most users of this module never need it
@@ -202,4 +269,8 @@ def benchmark(
         return time.perf_counter()
 
     timer = torch_benchmark.Timer(stmt="fn()", globals={"fn": fn}, num_threads=threads, timer=clock)
-    return Measurement(list(timer.blocked_autorange(min_run_time=min_run_time).times))
+    found = timer.blocked_autorange(min_run_time=min_run_time)
+    samples = list(found.times)
+    while len(samples) < min_blocks:
+        samples += timer.timeit(found.number_per_run).times
+    return Measurement(samples)

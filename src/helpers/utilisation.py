@@ -3,7 +3,9 @@
 * :class:`UtilisationMeter`: the share of a training loop spent computing, against waiting for
   data (sections 1 and 2);
 * :func:`step_utilisation`: the figures a step's profile gives, the device's busy share and the
-  model FLOP utilisation (section 1);
+  model FLOP utilisation (section 1), from :func:`helpers.profiling.step_profile`;
+* :func:`loader_figures`: loader settings compared in interleaved rounds, each with its epoch's
+  time, step share and speed-up with an interval (section 2);
 * :func:`habit_cost`: what a habit costs against its fix, from interleaved rounds (section 4).
 
 Memory (a step's peak, out-of-memory errors, 16-bit training) is in :mod:`helpers.memory`. This
@@ -34,12 +36,15 @@ from helpers.memory import (
 from helpers.timing import timed
 
 if TYPE_CHECKING:  # helpers.stats imports scipy: only when a cost is computed
+    import pandas as pd
+
     from helpers.stats import Difference
+    from helpers.timing import Comparison
 
 __all__ = [  # the memory tools live in helpers.memory; importable from here as before
     "Attempt", "Autocast", "HabitCost", "UtilisationMeter", "autocast_dtype", "habit_cost",
-    "is_out_of_memory", "largest_batch_that_fits", "peak_memory", "release_free_memory",
-    "step_utilisation",
+    "is_out_of_memory", "largest_batch_that_fits", "loader_figures", "peak_memory",
+    "release_free_memory", "step_utilisation",
 ]  # fmt: skip
 
 
@@ -97,6 +102,30 @@ class UtilisationMeter:
         }
 
 
+def loader_figures(
+    result: Comparison, meters: dict[str, list[UtilisationMeter]], baseline: str
+) -> pd.DataFrame:
+    """Loader settings compared in interleaved rounds (``result``, from
+    :func:`helpers.timing.compare`, one epoch per run), one row each: the median seconds per
+    epoch, the median step share of the timed epochs (``meters``: each setting's meters, one per
+    epoch run, warm-up first), and the speed-up over ``baseline`` (the geometric mean of the
+    rounds' ratios) with its 95 % interval (:meth:`helpers.timing.Comparison.gain`)."""
+    import pandas as pd
+
+    rows = {}
+    for name, m in result.measurements.items():
+        timed_meters = meters[name][-len(m.samples) :]  # the warm-up's epochs are not timed
+        gain = result.gain(baseline, name) if name != baseline else None
+        rows[name] = {
+            N_("s per epoch"): m.median,
+            N_("step share"): statistics.median(meter.busy for meter in timed_meters),
+            N_("speed-up"): gain.ratio if gain else 1.0,
+            N_("95% interval, low"): gain.low if gain else 1.0,
+            N_("95% interval, high"): gain.high if gain else 1.0,
+        }
+    return pd.DataFrame(rows).T.rename_axis(N_("loader"))
+
+
 @dataclass(frozen=True)
 class HabitCost:
     """What a habit costs against its fix, from their times in the same interleaved rounds."""
@@ -134,10 +163,11 @@ def step_utilisation(
     """How busy one full-batch SGD step of an ``mlp(widths)`` on ``rows`` random rows keeps
     ``device``: the device's busy share (GPU kernels running, from the profiler; on a CPU, time
     inside computing operators), the model FLOP utilisation against ``peak`` FLOP/s, and the
-    median milliseconds per step. Days 7 and the GPU check use it."""
+    median milliseconds per step. Both the step's time and the busy share come from
+    :func:`helpers.profiling.step_profile`, the course's one way to measure them: steps back to
+    back, ``steps`` to a block, as day 5 times its loop. Days 7 and the GPU check use it."""
     from helpers.models import mlp
-    from helpers.profiling import covered, timeline
-    from helpers.timing import measure
+    from helpers.profiling import step_profile
     from helpers.training import sgd_step
     from helpers.work import flops_per_step
 
@@ -147,13 +177,10 @@ def step_utilisation(
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     X = torch.randn(rows, widths[0], device=device)
     y = torch.randint(0, widths[-1], (rows,), device=device)
-    kind = "kernel" if device.type == "cuda" else "operator"
-    events = timeline(
-        lambda: [sgd_step(model, optimizer, X, y) for _step in range(steps)], device=device
-    )
-    seconds = measure(lambda: sgd_step(model, optimizer, X, y), device=device, repeats=15).median
+    found = step_profile(lambda: sgd_step(model, optimizer, X, y), device=device, steps=steps)
     return {
-        "device busy share": covered(events, kind),
-        "MFU": flops_per_step(widths, rows) / seconds / peak,
-        N_("ms per step"): seconds * 1e3,
+        "device busy share": found.inside_share,
+        "MFU": flops_per_step(widths, rows) / found.step_s / peak,
+        N_("ms per step"): found.step_s * 1e3,
+        N_("steps per timed block"): steps,
     }

@@ -57,6 +57,7 @@ def step_time(
     device: torch.device | str,
     min_run_time: float = 0.2,
     batch: int | None = None,
+    min_blocks: int = 1,
 ) -> dict:
     """Seconds of one SGD step on ``rows`` random rows (a batch of ``batch`` of them).
 
@@ -66,8 +67,12 @@ def step_time(
     (another program, a thread woken late) moves one block, not the answer; a long step runs
     twice (once to size the blocks, once timed).
 
-    Returns a row for :func:`helpers.takeoff.sweep`'s table: rows, batch, device, median and
-    quartiles.
+    On a GPU, where reading the clock waits for the device, one block can outlast
+    ``min_run_time``: ``min_blocks`` times at least that many blocks, so that every point has a
+    spread.
+
+    Returns a row for :func:`helpers.takeoff.sweep`'s table: rows, batch, device, median,
+    quartiles and the number of blocks timed.
     """
     device = torch.device(device)
     batch = rows if batch is None else batch
@@ -82,6 +87,7 @@ def step_time(
         device=device,
         threads=torch.get_num_threads(),
         min_run_time=min_run_time,
+        min_blocks=min_blocks,
     )
     q1, q3 = result.quartiles
     return {
@@ -91,4 +97,5 @@ def step_time(
         "seconds": result.median,
         "q1": q1,
         "q3": q3,
+        N_("blocks"): len(result.samples),
     }

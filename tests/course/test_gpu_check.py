@@ -35,6 +35,11 @@ def fake_measurements(monkeypatch):
     fixture = Path(__file__).parents[1] / "fixtures" / "receipts" / "one_gpu" / "h100.json"
     ladder = json.loads(fixture.read_text(encoding="utf-8"))["day07b"]
     monkeypatch.setattr(receipt_days, "day07b", lambda device, s: ladder)
+    host = {"cpu": "AMD EPYC", "usable_cpus": 16, "virtual_machine": True,
+            "jpeg_per_core_per_s": 400.0}  # fmt: skip
+    monkeypatch.setattr(receipt_days, "host", lambda: host)
+    imagenet = {"autocast_dtype": "bfloat16", "autocast_matmul_flops": 7e14, "matmul_n": 8192}
+    monkeypatch.setattr(receipt_days, "imagenet", lambda device, s: imagenet)
     monkeypatch.setattr("helpers.roofline.measure_peak_flops", lambda d, size, threads: 1e14)
     ranks = []
     monkeypatch.setattr(receipt, "allreduce", lambda gpus, s: ranks.append(gpus))
@@ -56,6 +61,9 @@ def test_it_writes_the_receipt_and_a_one_screen_summary(fake_cuda, monkeypatch, 
     assert "a CUDA graph node 2.00 µs" in out
     assert payload["day07b"]["rungs"][2]["lever"] == "16-bit autocast"
     assert "bf16 702 / 989" in out and "1.41x kept, peak memory 131 MB" in out
+    assert "host: AMD EPYC, 16 usable CPUs, a virtual machine, 400 JPEGs" in out
+    assert "bfloat16 matrix product: 700.00 TFLOP/s (8192²)" in out
+    assert payload["host"]["usable_cpus"] == 16 and payload["imagenet"]["matmul_n"] == 8192
     assert len(out.splitlines()) < 25  # one screen
 
 

@@ -36,6 +36,15 @@ def test_a_fast_receipt_of_this_cpu_is_written_checked_and_complete(no_gpu, tmp_
     assert day05["fastest"] in day05["variants"] and 0 < day05["busy_share"] <= 1
     assert all(0 < v["speedup_q1"] <= v["speedup"] * (1 + 1e-9) for v in day05["variants"].values())
     assert {p["device"] for p in payload["day06"]["points"]} == {"cpu"}
+    # every point of the take-off curve in several blocks, so that each has a spread (the H200's
+    # reference timed most of its GPU points in one block: q1 = q3)
+    assert all(p["blocks"] >= KNOBS["day06_min_blocks"][1] for p in payload["day06"]["points"])
+    host = payload["host"]  # the machine that holds the device, named beside its figures
+    assert host["cpu"] == payload["machine"]["cpu"] and host["usable_cpus"] >= 1
+    assert host["virtual_machine"] in (True, False, None) and host["jpeg_per_core_per_s"] > 0
+    assert payload["imagenet"]["autocast_dtype"] == "bfloat16"  # autocast's type on a CPU
+    assert payload["imagenet"]["autocast_matmul_flops"] > 0
+    assert all(f["steps per timed block"] > 1 for f in payload["day07"].values())
     assert any(name.startswith("lesson loop") for name in payload["day07"])
     ladder = payload["day07b"]
     assert ladder["peaks"]["fp32"] > 0 and ladder["peaks"]["bf16"] > 0  # autocast's type here
@@ -52,6 +61,7 @@ def test_a_fast_receipt_of_this_cpu_is_written_checked_and_complete(no_gpu, tmp_
     assert "day 5:" in shown and "take-off at" in shown and f"wrote {out}" in shown
     assert "tf32 not measured / not measured" in shown and "peak memory not measured" in shown
     assert "TF32             not applied: TF32 changes nothing here" in shown
+    assert "host: " in shown and "JPEGs per second per core" in shown
 
 
 def h100_payload() -> dict:
@@ -76,6 +86,22 @@ def h100_payload() -> dict:
         "day07": {"lesson loop 4-10-3, 120 rows": {"device busy share": 0.3, "MFU": 1e-4}},
         "allreduce": None,
     }  # fmt: skip
+
+
+def test_the_optional_sections_are_checked_when_present():
+    payload = h100_payload()
+    assert receipt.validate(payload) == []  # an older receipt, without them
+    payload["host"] = {"cpu": "Intel(R) Xeon(R) Processor", "usable_cpus": 16,
+                       "virtual_machine": None, "jpeg_per_core_per_s": 400.0}  # fmt: skip
+    payload["imagenet"] = {"autocast_dtype": "bfloat16", "autocast_matmul_flops": 7e14,
+                           "matmul_n": 8192}  # fmt: skip
+    assert receipt.validate(payload) == []
+    payload["host"]["usable_cpus"] = 0
+    payload["imagenet"]["autocast_matmul_flops"] = 3e16
+    assert receipt.validate(payload) == [
+        "host.usable_cpus: 0 is not a positive whole number",
+        "imagenet.autocast_matmul_flops: 3e+16 FLOP/s is not plausible",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -11,12 +11,14 @@ sizes of :data:`helpers.config.KNOBS` (fast or full mode):
 * the roofs (days 5, 7): the largest matrix product's FLOP/s and the copy bandwidth, beside the
   datasheet's ceilings (:mod:`helpers.datasheets`) when the GPU is known;
 * day 5: the lesson loop against its faster variants, as the lesson runs them;
-* day 6: the take-off curve (time per step against rows), on this device and on the CPU;
+* day 6: the take-off curve (time per step against rows, each point in several blocks), on this
+  device and on its host's CPU, and the ImageNet estimate's figures (a 16-bit matrix product);
 * day 7: the busy share and model FLOP utilisation of the lesson's step and the wide one;
 * day 7b: the lever ladder of the character model (tokens per second, speed-up, loss check, bytes
   kept for backward and, on CUDA, peak memory per rung) and each number type's matrix-product
   peak (fp32, TF32, bf16 or fp16), measured and from the datasheet: ``null`` where the device
   lacks one;
+* the host: its CPU, usable CPUs, whether it is a virtual machine, its JPEG decoding rate;
 * with two or more GPUs, all-reduce bus bandwidth from day 8's own run (``torchrun``, NCCL).
 
 :func:`collect` measures (the days' parts are in :mod:`helpers.course.receipt_days`);
@@ -112,6 +114,17 @@ def best_peak(found: dict, device: torch.device) -> None:
         figures["MFU"] *= first / roofs["peak_flops"]
 
 
+EXTRAS = ("host", "imagenet")
+"""Sections a receipt may hold beyond ``course-receipt/1``'s required ones (older receipts lack
+them; the lessons then say "not measured")."""
+
+
+def extras(device: torch.device, s: Sizes) -> dict:
+    """The optional sections: the host (:func:`helpers.course.receipt_days.host`) and day 6's
+    ImageNet figures (:func:`helpers.course.receipt_days.imagenet`)."""
+    return {"host": days.host(), "imagenet": days.imagenet(device, s)}
+
+
 def collect(device: torch.device, fast: bool = False) -> dict:
     """Every measurement of this device, as a receipt's payload (not yet checked).
 
@@ -127,6 +140,7 @@ def collect(device: torch.device, fast: bool = False) -> dict:
     best_peak(found, device)
     found["day07b"] = days.day07b(device, s)
     found["day05"] = days.day05(device, s)
+    found |= extras(device, s)
     gpus = found["machine"]["count"] if device.type == "cuda" else 0
     order = ("machine", "sync", "copies", "roofs", "day05", "day06", "day07", "day07b")
     return {
@@ -135,6 +149,7 @@ def collect(device: torch.device, fast: bool = False) -> dict:
         "mode": "fast" if fast else "full",
         **{key: found[key] for key in order},
         "allreduce": allreduce(gpus, s),
+        **{key: found[key] for key in EXTRAS},
     }
 
 
@@ -184,6 +199,18 @@ def summary(payload: dict) -> str:
                      f"{part[0]['rows']:,} rows, take-off at {where}")  # fmt: skip
     for name, f in payload["day07"].items():
         lines.append(f"day 7: {name}: busy {f['device busy share']:.0%}, MFU {f['MFU']:.2%}")
+    if payload.get("host"):
+        h = payload["host"]
+        virtual = {True: ", a virtual machine", False: "", None: ", virtual machine unknown"}
+        lines.append(f"host: {h['cpu']}, {h['usable_cpus']} usable CPUs"
+                     f"{virtual[h['virtual_machine']]}, "
+                     f"{h['jpeg_per_core_per_s']:,.0f} JPEGs per second per core")  # fmt: skip
+    if payload.get("imagenet"):
+        i = payload["imagenet"]
+        flops = i["autocast_matmul_flops"] / 1e12
+        lines.append(
+            f"{i['autocast_dtype']} matrix product: {flops:.2f} TFLOP/s ({i['matmul_n']}²)"
+        )
     lines += ladder_summary(payload.get("day07b"))
     if payload["allreduce"]:
         best = max(p["bus_bytes_per_s"] for p in payload["allreduce"]["points"])

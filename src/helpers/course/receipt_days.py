@@ -4,8 +4,14 @@ its lesson calls, with the sizes of :data:`helpers.config.KNOBS` (``s``: fast or
 * :func:`sync`: one small kernel's launch, one ``.item()`` (day 5), a CUDA graph's replay per node;
 * :func:`copy_rates`: day 2's copies to the device, back (pageable, pinned), within the device;
 * :func:`roofs`: the largest matrix product and day 5's memory roof, beside the datasheet's;
-* :func:`day05`: day 5's fixes as its section 8 runs them; :func:`day06`: the take-off sweep;
-  :func:`day07`: the busy share and MFU of the lesson's step and of the wide one;
+* :func:`day05`: day 5's fixes as its section 8 runs them; :func:`day06`: the take-off sweep
+  (every point in several blocks: a spread for each); :func:`day07`: the busy share and MFU of
+  the lesson's step and of the wide one, timed as day 5 times its loop;
+* :func:`host`: the machine that holds the device (its CPU, usable CPUs, a virtual machine or
+  not, how fast one core decodes day 6's JPEGs): figures that time the CPU's part of the work
+  measure it as much as the device;
+* :func:`imagenet`: day 6's ImageNet estimate on this device: a matrix product's peak in the
+  16-bit type autocast uses here (how such a device trains an image model).
 * :func:`day07b`: day 7b's lever ladder as its section 2 climbs it, and the matrix-product peak
   of each number type (measured, and the datasheet's).
 """
@@ -235,6 +241,7 @@ def day06(device: torch.device, s: Sizes) -> dict:
             device=on,
             max_rows=caps,
             min_run_time=s.day06_min_run_time,
+            min_blocks=s.day06_min_blocks,
             progress=f"day 6 on {on.type}",
         )
         points += [row | {"device": on.type} for row in table.to_dict(orient="records")]
@@ -322,4 +329,39 @@ def day07b(device: torch.device, s: Sizes) -> dict:
         "peaks": peaks.measured(device, size=n, threads=threads),
         "datasheet": peaks.promised(device),
         "rungs": [rung_row(r) for r in climb.rungs],
+    }
+
+
+def host() -> dict:
+    """The machine that holds the device: its CPU, the CPUs this process may use, whether it is
+    a virtual machine (``None``: cannot be told), and the JPEG pictures one core decodes per
+    second (:func:`helpers.takeoff.decode_rate`, day 6's loading rate per core)."""
+    from helpers.cpu import cpu_name, virtual_machine
+    from helpers.hardware import usable_cpus
+    from helpers.takeoff import decode_rate
+
+    return {
+        "cpu": cpu_name(),
+        "usable_cpus": usable_cpus(),
+        "virtual_machine": virtual_machine(),
+        "jpeg_per_core_per_s": decode_rate(),
+    }
+
+
+def imagenet(device: torch.device, s: Sizes) -> dict:
+    """Day 6's ImageNet estimate on ``device``: the FLOP/s of the largest matrix product in the
+    16-bit type autocast uses there (:func:`helpers.memory.autocast_dtype`: how such a device
+    trains ResNet-50), the fastest of the benchmark's blocks, as the float32 roof is taken."""
+    from helpers import roofline
+    from helpers.memory import autocast_dtype
+
+    dtype = autocast_dtype(device).dtype
+    n = s.receipt_matmul_n[_kind(device)]
+    flops = roofline.measure_peak_flops(
+        device, size=n, threads=torch.get_num_threads(), dtype=dtype
+    )
+    return {
+        "autocast_dtype": str(dtype).removeprefix("torch."),
+        "autocast_matmul_flops": flops,
+        "matmul_n": n,
     }
