@@ -262,6 +262,9 @@ def _ladder(payload: dict) -> list[str]:
         speed = rung.get("tokens_per_s")
         if _is(speed, NUMBER) and speed <= 0:
             problems.append(f"day07b.rungs[{i}].tokens_per_s: {speed!r} is not positive")
+    return problems
+
+
 OPTIONAL_SECTIONS = {  # sections newer receipts hold; an older receipt without them is valid
     "host": {"cpu": TEXT, "usable_cpus": WHOLE, "virtual_machine": f"bool {OPTIONAL}",
              "jpeg_per_core_per_s": NUMBER},
@@ -319,8 +322,8 @@ def validate(payload) -> list[str]:
     problems += [p for p in [_date(payload["date"])] if p]
     problems += _sync(machine, payload["sync"])
     problems += _bandwidths(payload["copies"], payload["roofs"]) + _flops(payload["roofs"])
-    return problems + _lessons(payload) + _allreduce(payload) + _ladder(payload) + _optional(
-        payload
+    return (
+        problems + _lessons(payload) + _allreduce(payload) + _ladder(payload) + _optional(payload)
     )
 
 
