@@ -70,7 +70,7 @@ lab: $(STAMP) $(if $(filter zh,$(LAB_LANG)),$(ZH_STAMP))
 	$(if $(LAB_LANG),COURSE_LANG=$(LAB_LANG)) $(if $(filter zh zh-CN,$(LANG)),LANG=C.UTF-8) $(PY) -m helpers lab
 
 test: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadgroup --timeout=900
+	$(PY) -m pytest -n 2 --dist loadgroup --timeout=900 --durations=10
 
 course: $(STAMP)
 	$(PY) -m helpers course

@@ -265,7 +265,7 @@ def test_the_tuning_table_shows_epochs_as_whole_numbers_and_times_in_ms():
     ).to_html()
     assert ">333</td>" in table and ">35</td>" in table and "333.0" not in table
     assert ">not reached</td>" in table and ">46.9</td>" in table
-    assert "ms per 300 epochs" in table and "epochs to loss < 0.5" in table
+    assert "ms per 300 epochs" in table and "epochs to loss &lt; 0.5" in table  # escaped HTML
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,7 @@ def test_it_writes_the_receipt_and_a_one_screen_summary(fake_cuda, monkeypatch, 
     assert "host: AMD EPYC, 16 usable CPUs, a virtual machine, 400 JPEGs" in out
     assert "bfloat16 matrix product: 700.00 TFLOP/s (8192²)" in out
     assert payload["host"]["usable_cpus"] == 16 and payload["imagenet"]["matmul_n"] == 8192
-    assert len(out.splitlines()) < 25  # one screen
+    assert len(out.splitlines()) < 30  # one screen of a terminal
 
 
 def test_a_broken_measurement_is_not_shipped(fake_cuda, monkeypatch, tmp_path, capsys):
