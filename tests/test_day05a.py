@@ -261,7 +261,9 @@ def test_each_verdict_is_traced_to_its_rule_in_one_line():
         "> 50% ✗ → partly supported"
     )
     cpu = day05a_rules.judge_sync(check_line(X, cpu_runs()), device_type="cpu")
-    assert day05a_evidence.rule_line(cpu) == ("device cpu is cuda or mps ✗ → not testable on a CPU")
+    assert day05a_evidence.rule_line(cpu) == (
+        "needs a GPU (cuda or mps), here: cpu ✗ → not testable on a CPU"
+    )
     gpu = day05a_rules.judge_sync(check_line(X, gpu_runs(noise=0.001)), device_type="cuda")
     assert "price b +" in day05a_evidence.rule_line(gpu)
     assert day05a_evidence.rule_line(gpu).endswith(
@@ -350,3 +352,15 @@ def test_day05_beside_speaks_chinese_and_keeps_the_receipt_s_keys(monkeypatch):
     rows = " ".join(found.table.index)
     assert "课程循环，每个轮次调用一次 .item()" in rows and "lesson loop" not in rows
     assert shelf.receipts[0]["day05"]["lesson"] == "lesson loop, .item() every epoch"
+
+
+def test_the_waits_and_the_pace_are_said_with_their_inputs():
+    said = day05a.waits_note(price=1.17e-6, recordings=1, run=0.280)
+    assert said == (
+        "The waits of the rarest recording: b × recordings ÷ run = 1.17 µs × 1 ÷ 0.280 s = "
+        "0.00% of the run."
+    )
+    assert day05a.waits_note(price=-3e-6, recordings=10, run=1.0).endswith("= 0.00% of the run.")
+    faster = day05a.pace_note(yours=2.8, theirs=13.4, device="cpu")
+    assert "on tensors this small a GPU is no faster" in faster
+    assert "no faster" not in day05a.pace_note(yours=20.0, theirs=13.4, device="cpu")

@@ -194,3 +194,13 @@ def test_day_5b_speaks_chinese(monkeypatch):
     table = compiled.end_to_end(variants, {}, {}, 20_000, "lesson loop, .item() every 100 epochs")
     advice = day05b_fixes.compile_advice(table, 20_000, 10**6)
     assert "**手写的训练步**" in advice and "hand-written" not in advice
+
+
+def test_no_standard_fix_that_beat_the_lesson_loop_is_said_so():
+    said = day05b_fixes.fastest_finding(
+        standard="losses kept on the device", standard_speedup=0.98, standard_low=0.9,
+        ceiling="amortised", ceiling_speedup=6.9, ceiling_epoch=41e-6, arithmetic=0.65e-6,
+        slower=["losses kept on the device"], repeats=5, epochs=2000,
+    )  # fmt: skip
+    assert "**No standard-code fix beat the lesson loop here**" in said
+    assert "The fastest **standard-code** fix" not in said

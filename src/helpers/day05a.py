@@ -205,6 +205,30 @@ def fewer_operators_finding(ratio, operators: float, fewer: float) -> str:
     ).format(fewer=fewer, operators=operators, median=ratio.median, low=ratio.quartiles[0])
 
 
+def waits_note(*, price: float, recordings: int, run: float) -> str:
+    """Section 7: the share of a run with rare recordings that the recordings' waits take, with
+    its inputs (a negative price counted as zero)."""
+    return _(
+        "The waits of the rarest recording: b × recordings ÷ run = {price_us:.2f} µs × "
+        "{recordings} ÷ {run:.3f} s = {share:.2%} of the run."
+    ).format(price_us=max(price, 0) * 1e6, recordings=recordings, run=run,
+             share=max(price, 0) * recordings / run)  # fmt: skip
+
+
+def pace_note(*, yours: float, theirs: float, device: str) -> str:
+    """Section 1: the learner's run beside the student's, with a word when a CPU was faster."""
+    if yours < theirs:
+        return _(
+            "Your run recording every 100 epochs took {yours:.2f} s on {device}, the student's "
+            "about {theirs:.1f} s on a GPU: on tensors this small a GPU is no faster, and day "
+            "5b shows why."
+        ).format(yours=yours, theirs=theirs, device=device)
+    return _(
+        "Your run recording every 100 epochs took {yours:.2f} s on {device}, the student's about "
+        "{theirs:.1f} s on a GPU."
+    ).format(yours=yours, theirs=theirs, device=device)
+
+
 def live_run(label: str, epochs: int, on: str, seconds: float) -> str:
     """Section 8: one live run of the knob panel."""
     return _("{label}, {epochs} epochs on {on}: {seconds:.3f} s ({epoch_us:.0f} µs/epoch)").format(

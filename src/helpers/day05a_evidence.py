@@ -228,6 +228,8 @@ def evidence(judgement: Judgement) -> str:
 
 
 def _check(name: str, value: str, rule: str, met: bool) -> str:
+    if not rule:
+        return _("{name}, {value} {mark}").format(name=name, value=value, mark="✓" if met else "✗")
     return _("{name} {value} {rule} {mark}").format(
         name=name, value=value, rule=rule, mark="✓" if met else "✗"
     )
@@ -247,7 +249,8 @@ def _checks(j: Judgement) -> list[str]:
         ]  # fmt: skip
     if j.part == "sync":
         queued = j.device in WAITING_DEVICES
-        found = [_check(_("device"), j.device, _("is cuda or mps"), queued)]
+        found = [_check(_("needs a GPU (cuda or mps)"), _("here: {device}").format(device=j.device),
+                        "", queued)]  # fmt: skip
         if queued:
             price = f["price"]
             found.append(_check(_("price b"), narration.interval(price, 1e6, " µs", 2), "> 0",

@@ -41,8 +41,19 @@ def _recording_note(receipt: Receipt) -> str:
         "Its price of one recording is the lesson loop's epoch less the same loop's epoch "
         "without `.item()`, times the {every} epochs between recordings; **it cannot be told "
         "from noise** (without the recordings the loop was not faster in three rounds out of "
-        "four), so read it as at most that."
+        "four): the true price may be zero, or larger."
     ).format(every=every)
+
+
+def _pace_note(prices: Mapping[str, float], here_epoch: float | None) -> str:
+    """Why the receipt's GPU may take longer per epoch of the lesson's loop than this CPU."""
+    if here_epoch is None or prices["lesson"] <= here_epoch:
+        return ""
+    return _(
+        "An epoch of the lesson loop takes longer on that GPU ({there}) than here ({here}): on "
+        "tensors this small each operation costs a launch from the host's Python, not "
+        "arithmetic, and day 5b takes an epoch apart to show it."
+    ).format(there=microseconds(prices["lesson"]), here=microseconds(here_epoch))
 
 
 def _student_note(prices: Mapping[str, float]) -> str:
@@ -112,6 +123,7 @@ def beside_receipt(
         index=[rows[k].format(**names) for k in loop_prices.ROWS],
     )
     notes = [heading(found, receipt), _recording_note(receipt), _student_note(prices)]
+    notes += [note for note in [_pace_note(prices, measured.get("lesson"))] if note]
     notes += _sweep_notes(receipt)
     there = judge_receipt(receipt)
     if there is not None:

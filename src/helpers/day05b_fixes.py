@@ -49,11 +49,19 @@ def fastest_finding(
         if standard_low > 1
         else _("not told from noise: it was not faster in three rounds out of four")
     )
-    said = [
+    best = (
         _(
             "- The fastest **standard-code** fix per epoch is **{standard}**, **{s:.2f}×** as "
             "fast as the lesson loop recording every 100 epochs ({told})."
-        ).format(standard=word(standard), s=standard_speedup, told=told),
+        )
+        if standard_speedup > 1
+        else _(
+            "- **No standard-code fix beat the lesson loop here**: the best, **{standard}**, ran "
+            "**{s:.2f}×** as fast ({told})."
+        )
+    )
+    said = [
+        best.format(standard=word(standard), s=standard_speedup, told=told),
         _(
             "- The fastest **ceiling** is **{ceiling}**, **{c:.1f}×**; it still takes "
             "**{c_us:.1f} µs** per epoch, **{ratio:,.0f}×** the arithmetic time "
@@ -71,9 +79,10 @@ def fastest_finding(
         said.append(
             _(
                 "- Slower than the lesson loop here: {names}. A compiled or fused variant adds "
-                "its own cost per call (guards, a generated function's launch, a fused "
-                "operator's set-up), which tensors this small do not repay; on a GPU, where "
-                "each saved launch is microseconds, the same change can pay."
+                "its own cost per call (the checks that the compiled code still fits its "
+                "inputs, a generated function's launch, a fused operator's set-up), which "
+                "tensors this small do not repay; on a GPU, where each saved launch is "
+                "microseconds, the same change can pay."
             ).format(names=_(", ").join(word(n) for n in slower))
         )
     said.append(

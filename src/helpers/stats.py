@@ -315,9 +315,10 @@ def check_line(
     """Fit the straight line, test it against a line with one knee, and say how sharp the test was.
 
     A threshold is a change of slope: flat, then rising. The hinge ``y = a + b*x + c*max(0, x -
-    knee)`` is fitted by least squares, the knee anywhere between the second-smallest and the
-    second-largest measured ``x`` (within each gap between measured values, the best knee is
-    found by ``scipy.optimize.minimize_scalar``), and the knee that fits best is kept. Picking
+    knee)`` is fitted by least squares, the knee anywhere between the third-smallest and the
+    third-largest measured ``x`` (the second where there are fewer than six), so that each slope
+    rests on several measured values (within each gap between them, the best knee is found by
+    ``scipy.optimize.minimize_scalar``), and the knee that fits best is kept. Picking
     the best of the gaps flatters the fit, so the Student-t intervals use the confidence of that
     many tests at once (Bonferroni: ``1 - (1 - confidence) / gaps``). The smallest detectable
     slope and bend are ``(t(confidence) + t(power)) * standard error``. Needs at least five
@@ -334,7 +335,9 @@ def check_line(
     levels = sorted(set(xs.tolist()))
     if len(xs) < 5 or len(levels) < 4:
         raise ValueError("need at least 5 points and 4 different x values to test for a knee")
-    inner = levels[1:-1]
+    # the knee leaves at least two measured x values below it and two above (three where there
+    # are six or more levels), so neither slope rests on one pair of points
+    inner = levels[2:-2] if len(levels) >= 6 else levels[1:-1]
     gaps = list(zip(inner, inner[1:], strict=False)) or [(inner[0], inner[0])]
     candidates = list(inner)
     for low, high in gaps:
