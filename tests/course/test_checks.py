@@ -198,3 +198,26 @@ def test_borrowed_finds_course_and_library_names_however_they_are_reached():
     assert borrowed(_own) == []
     assert borrowed(_Methods) == ["flops_per_step", "takeoff"]
     assert borrowed(_direct, ("sklearn",)) == []
+
+
+def test_a_test_cell_run_as_it_is_reads_wall_seconds_as_check_gives_it():
+    """Run All on a homework runs its TEST cells too: a cell that reads wall_seconds gets the
+    seconds the statement before took, as check() and the grader give it."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from helpers.course.homework.checks import WallClock
+
+    shell = InteractiveShell.instance()
+    shell.ast_transformers.append(WallClock())
+    try:
+        result = shell.run_cell(
+            "import time\ntime.sleep(0.05)\nassert wall_seconds >= 0.04, wall_seconds\n"
+            "x = 1\nassert wall_seconds < 0.04, wall_seconds"
+        )
+        assert result.success, result.error_in_exec
+        assert shell.run_cell("y = 2").success  # a cell without the name is left as it is
+        assert "_course_clock" not in shell.user_ns or shell.user_ns["y"] == 2
+    finally:
+        shell.ast_transformers[:] = [
+            t for t in shell.ast_transformers if not isinstance(t, WallClock)
+        ]

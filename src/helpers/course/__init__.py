@@ -18,6 +18,8 @@ Grouped by job:
   :mod:`.gpu_check`: that receipt on an NVIDIA GPU, the course's GPU reference.
 """
 
-from helpers.course.homework.checks import borrowed, check
+from helpers.course.homework.checks import borrowed, check, install_wall_clock
+
+install_wall_clock()  # a test cell run as it is reads wall_seconds as check() gives it
 
 __all__ = ["borrowed", "check"]
