@@ -175,7 +175,7 @@ def test_a_threshold_is_a_bend_the_check_finds():
     ys = [5.0 + 1e-3 * max(0, x - 300) + random.Random(i).gauss(0, 0.01)
           for i, x in enumerate(LOG_X)]  # fmt: skip
     check = check_line(LOG_X, ys)
-    assert not check.straight and check.bend.value > 0
+    assert not check.straight and check.above.value > check.below.value  # the slope rises
     assert 150 < check.knee < 450 and not check.below.distinguishable  # flat, then rising
     assert "the interval excludes zero" in narration.line(check)
 
@@ -184,7 +184,8 @@ def test_a_downward_bend_is_named():
     ys = [5.0 + 1e-3 * x - 2e-7 * x * x + random.Random(i).gauss(0, 0.01)
           for i, x in enumerate(LOG_X)]  # fmt: skip
     check = check_line(LOG_X, ys)
-    assert check.bend.high < 0 and "The bend at the far end" in narration.line(check)
+    assert check.bend.distinguishable and check.above.value < check.below.value  # it falls
+    assert f"the straight line (at {check.bend_at:,.0f})" in narration.line(check)
 
 
 def test_an_exact_hinge_is_found_where_it_is():
@@ -194,7 +195,7 @@ def test_an_exact_hinge_is_found_where_it_is():
     assert check.knee == pytest.approx(20.0) and check.knees_tried == 3  # gaps from 2 to 20
     assert check.below.value == pytest.approx(0.0, abs=1e-9)
     assert check.above.value == pytest.approx(0.5)
-    assert check.bend.value == pytest.approx(0.5 * 80) and check.bend.distinguishable
+    assert check.bend.distinguishable and check.bend_at in (0.0, 20.0, 100.0)
 
 
 def test_picking_the_best_knee_widens_the_intervals():

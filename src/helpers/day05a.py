@@ -39,7 +39,7 @@ NAMES = (
     N_("one recording"),
     N_("slope before the knee (µs per recording)"),
     N_("slope after the knee (µs per recording)"),
-    N_("bend at the far end (ms)"),
+    N_("bend: the largest gap to the straight line (ms)"),
     N_("lesson loop"),
     N_("estimate"),
     N_("95% interval: low"),
@@ -164,10 +164,10 @@ def shape_finding(line: LineCheck) -> str:
     """Section 5: the shape :func:`helpers.day05a_rules.shape` gives, with its rule."""
     found = shape(line)
     return _(
-        "**Verdict on the shape: {shape}.** The rule: a *threshold* when the bend is above zero "
-        "and the slope before the knee cannot be told from zero; *straight* when no bend is told "
-        "from zero and none larger than {matters:.0%} of a run ({matters_ms:.1f} ms here) could "
-        "have hidden; otherwise *curved* or *cannot tell*."
+        "**Verdict on the shape: {shape}.** The rule: a *threshold* when the bend is told from "
+        "zero, the slope rises at the knee and before the knee it cannot be told from zero; "
+        "*straight* when no bend is told from zero and none larger than {matters:.0%} of a run "
+        "({matters_ms:.1f} ms here) could have hidden; otherwise *curved* or *cannot tell*."
     ).format(
         shape=word(found),
         matters=MATTERS_SHARE,

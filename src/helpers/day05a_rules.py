@@ -170,9 +170,9 @@ def shape(line: LineCheck) -> str:
     """The shape of run time against recordings, from :func:`helpers.stats.check_line` (one of
     :data:`SHAPES`):
 
-    * ``threshold``: the slope changes upwards at the knee (the bend's interval is above zero)
-      and before the knee it cannot be told from zero: rare recordings cost nothing the runs can
-      see, frequent ones do;
+    * ``threshold``: the knee line departs from the straight line (the bend's interval excludes
+      zero), its slope rises at the knee, and before the knee it cannot be told from zero: rare
+      recordings cost nothing the runs can see, frequent ones do;
     * ``curved``: the slope changes, but not from a flat start (or it changes downwards);
     * ``straight``: no bend told from zero, and the runs would have seen one larger than
       :data:`MATTERS_SHARE` of a run (the bend's interval lies within that);
@@ -180,7 +180,8 @@ def shape(line: LineCheck) -> str:
     """
     bend, below = line.bend, line.below
     if bend.distinguishable:
-        return "threshold" if bend.value > 0 and not below.distinguishable else "curved"
+        rising = line.above.value > below.value
+        return "threshold" if rising and not below.distinguishable else "curved"
     matters = MATTERS_SHARE * abs(line.fit.a.value)
     return "straight" if max(abs(bend.low), abs(bend.high)) < matters else "cannot tell"
 

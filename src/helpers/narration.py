@@ -128,16 +128,17 @@ def line(found: LineCheck, what: str = "one recording") -> str:
     knee, the slopes before and after it, the bend, and how sharp the test was."""
     return _(
         "The best line with one knee bends at about {knee:,.0f}: before it {what} costs {below}, "
-        "after it {above}. The bend at the far end (how far above, +, or below, -, the knee line "
-        "ends from where its first slope would have gone) is {bend}; {zero}. These runs would "
-        "have caught a bend of {bend_ms:.1f} ms or more, and a price of {what} of {slope_us:.2f} "
-        "µs or more, {power:.0%} of the time (their *power*)."
+        "after it {above}. Its bend, the largest gap between it and the straight line (at "
+        "{bend_at:,.0f}), is {bend}; {zero}. These runs would have caught a bend of {bend_ms:.1f} "
+        "ms or more, and a price of {what} of {slope_us:.2f} µs or more, {power:.0%} of the time "
+        "(their *power*)."
     ).format(
         knee=found.knee,
         what=word(what),
         below=interval(found.below, 1e6, " µs", 2),
         above=interval(found.above, 1e6, " µs", 2),
         bend=interval(found.bend, 1e3, " ms", 1),
+        bend_at=found.bend_at,
         zero=zero(found.bend),
         power=found.power,
         bend_ms=found.smallest_bend * 1e3,

@@ -28,8 +28,8 @@ All are computed with scipy and return numbers; :mod:`helpers.narration` says wh
 >>> found = check_line([0, 1, 2, 3, 4, 5], [1.0, 1.0, 1.0, 2.0, 3.0, 4.0])  # flat, then rising
 >>> found.knee, abs(round(found.below.value, 6)), round(found.above.value, 6)
 (2.0, 0.0, 1.0)
->>> round(found.bend.value, 6)  # 3 above where the flat start would have gone, at x = 5
-3.0
+>>> found.bend_at, round(found.bend.value, 3)  # at the knee, 0.686 under the straight line
+(2.0, -0.686)
 """
 
 from __future__ import annotations
@@ -283,8 +283,11 @@ class LineCheck:
     above: Interval
     """Its slope after the knee (the price when they are frequent)."""
     bend: Interval
-    """How far the hinge ends from where its first slope would have gone, at the largest ``x``:
-    ``(above - below) * (largest x - knee)``, in ``y``'s unit. Positive: the line turns upwards."""
+    """The largest gap between the hinge and the straight line at a measured ``x``
+    (:attr:`bend_at`), in ``y``'s unit: hinge minus line there. Zero when the knee changes
+    nothing; its interval says whether the data can tell a knee from one straight line."""
+    bend_at: float
+    """The measured ``x`` where that gap is largest."""
     smallest_bend: float
     """The smallest bend these points would find distinguishable from zero (with ``power``)."""
     smallest_slope: float
@@ -327,7 +330,7 @@ def check_line(
     >>> xs = [0, 1, 2, 5, 10, 20, 50, 100] * 3
     >>> ys = [1.0 + 0.01 * max(0, x - 10) + 0.001 * (i % 3) for i, x in enumerate(xs)]
     >>> found = check_line(xs, ys)
-    >>> found.knee, found.below.distinguishable, found.bend.low > 0
+    >>> found.knee, found.below.distinguishable, found.bend.distinguishable
     (10.0, False, True)
     """
     fit = fit_affine(x, y, confidence)
@@ -347,14 +350,24 @@ def check_line(
             )
             candidates.append(float(found.x))
     knee = min(candidates, key=lambda k: _hinge(xs, ys, k)[2])
-    (_a, b, c), covariance, _rss = _hinge(xs, ys, knee)
+    (_a, b, c), covariance, rss = _hinge(xs, ys, knee)
     dof = len(xs) - 3
     wide = 1 - (1 - confidence) / len(gaps)
     t = _t(wide, dof)
     se_below = math.sqrt(float(covariance[1, 1]))
     se_above = math.sqrt(float(covariance[1, 1] + covariance[2, 2] + 2 * covariance[1, 2]))
-    reach = levels[-1] - knee
-    bend, se_bend = float(c) * reach, math.sqrt(float(covariance[2, 2])) * reach
+    # The gap between the two fits at each measured x is linear in the runs: (H - L) @ y, with
+    # H and L the two least-squares fits evaluated there; its variance follows from the hinge's.
+    at = np.asarray(levels)
+    hinge_rows = np.column_stack([np.ones(len(at)), at, np.maximum(0.0, at - knee)])
+    line_rows = np.column_stack([np.ones(len(at)), at])
+    hinge_design = np.column_stack([np.ones(len(xs)), xs, np.maximum(0.0, xs - knee)])
+    line_design = np.column_stack([np.ones(len(xs)), xs])
+    gap = hinge_rows @ np.linalg.pinv(hinge_design) - line_rows @ np.linalg.pinv(line_design)
+    gaps_at = gap @ ys
+    where = int(np.argmax(np.abs(gaps_at)))
+    bend = float(gaps_at[where])
+    se_bend = math.sqrt(rss / dof * float(gap[where] @ gap[where]))
 
     def around(value: float, se: float) -> Interval:
         return Interval(value, value - t * se, value + t * se, len(xs), confidence)
@@ -365,6 +378,7 @@ def check_line(
         below=around(float(b), se_below),
         above=around(float(b + c), se_above),
         bend=around(bend, se_bend),
+        bend_at=float(levels[where]),
         smallest_bend=_detectable(se_bend, dof, wide, power),
         smallest_slope=fit.smallest_detectable(power),
         knees_tried=len(gaps),
