@@ -126,19 +126,30 @@ def noise_finding(extremes, lesson, noise: float) -> str:
     )
 
 
-def price_finding(*, fit: AffineFit, line: LineCheck, item) -> str:
-    """Section 5: the price of a recording, the knee test's numbers, and one ``.item()`` alone
-    (``item``, a :class:`helpers.timing.Measurement`)."""
-    return _(
-        "**The price:** {price}\n\n**The shape:** {shape}\n\nOne `.item()` alone, timed by "
-        "`torch.utils.benchmark`, takes {item_us:.2f} µs (middle half of the blocks {low_us:.2f} "
-        "to {high_us:.2f} µs)."
-    ).format(
-        price=narration.price(fit, "one recording"),
-        shape=narration.line(line, "one recording"),
-        item_us=item.median * 1e6,
-        low_us=item.quartiles[0] * 1e6,
-        high_us=item.quartiles[1] * 1e6,
+def price_finding(*, fit: AffineFit, line: LineCheck, item, never: float | None = None) -> str:
+    """Section 5: the price of a recording, the knee test's numbers, one ``.item()`` alone
+    (``item``, a :class:`helpers.timing.Measurement`) and, when the fitted ``a`` lies above the
+    median run that never records (``never``, seconds), a word on why."""
+    above = ""
+    if never is not None and fit.a.value > never:
+        above = _(
+            "\n\n`a` is {share:.1%} above the median run that never records: a few slow rounds "
+            "lift the straight line. Read `a` as the floor within its interval, not to the "
+            "microsecond."
+        ).format(share=fit.a.value / never - 1)
+    return (
+        _(
+            "**The price:** {price}\n\n**The shape:** {shape}\n\nOne `.item()` alone, timed "
+            "by `torch.utils.benchmark`, takes {item_us:.2f} µs (middle half of the blocks "
+            "{low_us:.2f} to {high_us:.2f} µs)."
+        ).format(
+            price=narration.price(fit, "one recording"),
+            shape=narration.line(line, "one recording"),
+            item_us=item.median * 1e6,
+            low_us=item.quartiles[0] * 1e6,
+            high_us=item.quartiles[1] * 1e6,
+        )
+        + above
     )
 
 
@@ -221,7 +232,7 @@ def pace_note(*, yours: float, theirs: float, device: str) -> str:
         return _(
             "Your run recording every 100 epochs took {yours:.2f} s on {device}, the student's "
             "about {theirs:.1f} s on a GPU: on tensors this small a GPU is no faster, and day "
-            "5b shows why."
+            "5b shows where an epoch's time goes."
         ).format(yours=yours, theirs=theirs, device=device)
     return _(
         "Your run recording every 100 epochs took {yours:.2f} s on {device}, the student's about "

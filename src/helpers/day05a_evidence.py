@@ -103,12 +103,12 @@ def _shape(j: Judgement) -> str:
             "(bend {bend}), but before that a recording already costs {below}"
         ),
         "straight": _(
-            "one straight line: no bend told from zero (bend {bend}), and one of {matters:.0%} of "
-            "a run would have shown"
+            "one straight line: no bend told from zero (bend {bend}), and a bend as large as "
+            "{matters:.0%} of a run would have shown"
         ),
         "cannot tell": _(
             "the runs cannot tell a straight line from a bend (bend {bend}): too noisy to rule out "
-            "one of {matters:.0%} of a run"
+            "a bend as large as {matters:.0%} of a run"
         ),
     }
     return shapes[j.shape].format(**said)
@@ -268,10 +268,12 @@ def _checks(j: Judgement) -> list[str]:
                    f"> {SPEEDUP_LOW:.1f}×", f["speedup_low"] > SPEEDUP_LOW),
         ]  # fmt: skip
     within = f["seconds"] <= COMPUTE_FACTOR * f["inside_total"]
-    limit = _("≤ {factor:g} × {inside:.2g} s inside operators here = {limit:.2g} s").format(
-        factor=COMPUTE_FACTOR, inside=f["inside_total"], limit=COMPUTE_FACTOR * f["inside_total"]
-    )
-    return [_check(_("the student's compute"), f"{f['seconds']:g} s", limit, within)]
+    compared = _("{seconds:g} s against {factor:g} × {inside:.2g} s = {limit:.2g} s").format(
+        seconds=f["seconds"], factor=COMPUTE_FACTOR, inside=f["inside_total"],
+        limit=COMPUTE_FACTOR * f["inside_total"],
+    )  # fmt: skip
+    name = _("the student's 3 s within twice this device's time inside operators")
+    return [_check(name, compared, "", within)]
 
 
 def rule_line(judgement: Judgement) -> str:

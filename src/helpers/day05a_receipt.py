@@ -52,7 +52,8 @@ def _pace_note(prices: Mapping[str, float], here_epoch: float | None) -> str:
     return _(
         "An epoch of the lesson loop takes longer on that GPU ({there}) than here ({here}): on "
         "tensors this small each operation costs a launch from the host's Python, not "
-        "arithmetic, and day 5b takes an epoch apart to show it."
+        "arithmetic (its own table: launching an epoch's kernels), and Python and autograd take "
+        "most of the rest, as day 5b shows for this machine's epoch."
     ).format(there=microseconds(prices["lesson"]), here=microseconds(here_epoch))
 
 

@@ -167,3 +167,43 @@ def summary(
         ceiling_speedup=ceiling_speedup,
         advice=advice,
     )
+
+
+def beside_receipt(here: Mapping[str, float], device_type: str, found=None):
+    """Section 4: each fix's speed-up over the lesson loop here (``here``: name -> median
+    speed-up, on ``device_type``) beside the receipt's, with the lower quartile of its rounds
+    where the receipt keeps it: what the same fixes gain on a GPU. A fix the receipt did not
+    measure says so."""
+    from helpers import receipts
+    from helpers.narration import Beside, heading, receipt_label
+    from helpers.narration import here as here_label
+    from helpers.standard_fixes import kind
+
+    found = receipts.load_all() if found is None else found
+    receipt = found.pick()
+    if receipt is None:
+        return Beside(heading(found, None))
+    theirs = receipt["day05"]["variants"]
+    names = list(dict.fromkeys([*here, *theirs]))
+    missing = _("not measured")
+
+    def gpu(name: str) -> str:
+        if name not in theirs:
+            return missing
+        v = theirs[name]
+        low = v.get("speedup_q1")
+        if low is None:
+            return f"{v['speedup']:.2f}×"
+        return _("{median:.2f}× (3 rounds in 4 at least {low:.2f}×)").format(
+            median=v["speedup"], low=low
+        )
+
+    table = pd.DataFrame(
+        {
+            _("kind"): [word(kind(n)) for n in names],
+            here_label(device_type): [f"{here[n]:.2f}×" if n in here else missing for n in names],
+            receipt_label(receipt): [gpu(n) for n in names],
+        },
+        index=[word(n) for n in names],
+    )
+    return Beside(heading(found, receipt), table)
