@@ -204,3 +204,17 @@ def test_no_standard_fix_that_beat_the_lesson_loop_is_said_so():
     )  # fmt: skip
     assert "**No standard-code fix beat the lesson loop here**" in said
     assert "The fastest **standard-code** fix" not in said
+
+
+def test_the_same_fixes_on_a_gpu_come_from_the_receipt_beside_this_machine(tmp_path):
+    from helpers import paths, receipts
+
+    shelf = receipts.load_all(tmp_path / "none", reference=paths.GPU_REFERENCE)
+    here = {"lesson loop, .item() every 100 epochs": 1.0, "fused optimiser": 0.98}
+    found = day05b_fixes.beside_receipt(here, "cpu", shelf)
+    table = found.table
+    assert table.loc["fused optimiser"].iloc[2] == "not measured"  # the reference predates it
+    amortised = table.loc["amortised: 10 epochs per compiled call"]
+    assert amortised.iloc[1] == "not measured" and amortised.iloc[2].startswith("17.97×")
+    assert "(3 rounds in 4 at least 17.28×)" in amortised.iloc[2]
+    assert "NVIDIA H200" in found.text
