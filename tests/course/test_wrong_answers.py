@@ -137,7 +137,10 @@ def supported_parts(m):
     return parts
 """
 GOOD_FLOOR = 'floor.distinguishable and floor.value - m["inside_ops_s"] > floor.value / 2'
-GOOD_SYNC = 'm["device"] == "cuda" and price.distinguishable and price.value > 0 and bend.low > 0'
+GOOD_SYNC = (
+    'm["device"] == "cuda" and price.distinguishable and price.value > 0 and bend.distinguishable'
+    " and line.above.value > line.below.value and not line.below.distinguishable"
+)
 INTENSITY_ONLY = """
 def limited_by(flops, bytes_moved, seconds, peak_flops, bandwidth):
     return "compute" if flops / bytes_moved >= peak_flops / bandwidth else "bandwidth"
