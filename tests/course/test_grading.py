@@ -10,7 +10,6 @@ import hashlib
 import os
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -347,8 +346,6 @@ def graded(tmp_path_factory):
             release_text(paths.master(f"{day}_homework")), encoding="utf-8"
         )
     (folder / "notes.txt").write_text("not a submission", encoding="utf-8")
-    for master in paths.masters():  # every master, graded as a submission of its own solutions
-        shutil.copy(master, folder / f"master_{master.name}")
     (folder / "leo_day99_homework.ipynb").write_text(
         release_text(paths.master("day00_homework")), encoding="utf-8"
     )
@@ -363,7 +360,7 @@ def graded(tmp_path_factory):
 
     submissions = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     course = _snapshot()
-    run_examiner = submission._run_examiner
+    run_examiner, grade_all, controls = submission._run_examiner, grader._grade_all, {}
 
     def examine_then_edit(job, limits):  # 9: zed's file changes while it is graded
         outcomes = run_examiner(job, limits)
@@ -371,8 +368,14 @@ def graded(tmp_path_factory):
             (folder / "zed_day00_homework.ipynb").write_text("edited meanwhile", encoding="utf-8")
         return outcomes
 
+    def keep_controls(*args, **kwargs):  # each master, graded as a submission of its solutions
+        results, found = grade_all(*args, **kwargs)
+        controls.update(found)
+        return results, found
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(submission, "_run_examiner", examine_then_edit)
+        patch.setattr(grader, "_grade_all", keep_controls)
         start = time.monotonic()
         results = grader.grade(folder, out, jobs=2, limits=LIMITS, progress=False)
         seconds = time.monotonic() - start
@@ -389,6 +392,7 @@ def graded(tmp_path_factory):
         "left_behind": _left_behind(),
         "seconds": seconds,
         "results": results,
+        "controls": controls,
         "private": private,
     }
 
@@ -644,9 +648,9 @@ def files(out: pathlib.Path) -> dict[str, bytes]:
 def test_grading_twice_gives_the_same_bytes_whatever_happened(tmp_path):
     """A class where every kind of trouble happens (a segmentation fault, an exit with last
     words, an endless loop, memory, forged replies, an error that shows a memory address, a flood
-    of output, children left running, a file that is not a notebook), graded twice: the same
-    files, byte for byte. Then points typed into manual.csv are kept by a third grading, and
-    every other file stays the same."""
+    of output, children left running, a file that is not a notebook), graded, then graded again
+    into the same folder (its other files removed) after points were typed into manual.csv: those
+    points are kept, and every other file is written again the same, byte for byte."""
     require_sandbox()
     folder = tmp_path / "in"
     folder.mkdir()
@@ -660,37 +664,43 @@ def test_grading_twice_gives_the_same_bytes_whatever_happened(tmp_path):
         nbformat.write(notebook, folder / f"{student}_day00_homework.ipynb")
     (folder / "henry_day00_homework.ipynb").write_text("{ not JSON", encoding="utf-8")
     limits = grader.Limits(cell_seconds=5, notebook_seconds=120, memory_mb=4096)
-    first, second = tmp_path / "first", tmp_path / "second"
-    grader.grade(folder, first, jobs=2, limits=limits, progress=False)
-    grader.grade(folder, second, jobs=2, limits=limits, progress=False)
-    assert files(first) == files(second)
-    with (first / "grades.csv").open(encoding="utf-8") as file:
+    out = tmp_path / "grades"
+    grader.grade(folder, out, jobs=2, limits=limits, progress=False)
+    with (out / "grades.csv").open(encoding="utf-8") as file:
         rows = csv.DictReader(file)
         statuses = {r["student"]: r["status"] for r in rows if r["exercise"] == "day00.device"}
     assert {statuses[s] for s in ("segv", "bob", "mem", "nina", "henry")} == {
         "crashed", "timeout", "memory", "violation", "invalid"
     }  # fmt: skip
-    segv = (first / "feedback" / "segv_day00_homework.md").read_text(encoding="utf-8")
+    segv = (out / "feedback" / "segv_day00_homework.md").read_text(encoding="utf-8")
     assert (
         "died of signal SIGSEGV" in segv and "Current thread 0x… (most recent call first)" in segv
     )
 
-    before = files(first)
-    with (first / "manual.csv").open(encoding="utf-8") as file:
+    before = files(out)
+    with (out / "manual.csv").open(encoding="utf-8") as file:
         manual = list(csv.DictReader(file))
     alice = next(row for row in manual if row["student"] == "alice")
     alice["points"], alice["comment"] = "1", "clear and complete"
-    with (first / "manual.csv").open("w", newline="", encoding="utf-8") as file:
+    with (out / "manual.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.DictWriter(file, fieldnames=grader.MANUAL_COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(manual)
-    edited = (first / "manual.csv").read_bytes()
-    grader.grade(folder, first, jobs=2, limits=limits, progress=False)
-    after = files(first)
+    edited = (out / "manual.csv").read_bytes()
+    for name in set(before) - {"manual.csv"}:  # so that the second grading writes each afresh
+        (out / name).unlink()
+    grader.grade(folder, out, jobs=2, limits=limits, progress=False)
+    after = files(out)
     assert after["manual.csv"] == edited
-    assert b"alice,day00_homework,day00.why_get_device,1,1,manual," in after["grades.csv"]
+    row = b"alice,day00_homework,day00.why_get_device,"
+    assert row + b"1,1,manual," in after["grades.csv"]
+
+    def others(grades: bytes) -> list[bytes]:  # every row but the one typed in
+        return [line for line in grades.splitlines() if not line.startswith(row)]
+
+    assert others(after["grades.csv"]) == others(before["grades.csv"])
     changed = {name for name in before if before[name] != after[name]}
-    assert changed == {"manual.csv", "grades.csv"}
+    assert changed == {"manual.csv", "grades.csv"} and set(after) == set(before)
 
 
 def test_without_a_sandbox_grading_refuses_unless_told(tmp_path, monkeypatch, capsys):
@@ -767,12 +777,10 @@ def test_submit_names_the_homework_to_hand_in_when_given_a_lesson(tmp_path, caps
 @pytest.mark.parametrize("master", paths.masters(), ids=lambda p: p.name)
 def test_every_master_earns_full_marks_from_its_own_solutions(graded, master):
     """The split between sandbox and examiner keeps every master's tests meaningful: its own
-    solutions pass every check (visible and hidden), graded as a submission."""
-    result = next(
-        r
-        for r in graded["results"]
-        if r.submission.student == "master" and r.submission.homework == master.stem
-    )
+    solutions pass every check (visible and hidden), graded as a submission (the control the
+    grader runs before the class, through the same sandbox and limits)."""
+    result = graded["controls"][master.stem].result
+    assert result.submission.path == master
     failures = {
         o.exercise: (o.status, o.reason, [c for c in o.checks if c.status != "passed"])
         for o in result.outcomes
