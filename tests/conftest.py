@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+from pathlib import Path
 from types import SimpleNamespace
 
+import nbformat
 import pytest
 import torch
+from filelock import FileLock
+
+from helpers.course.notebooks.execute import Run, execute
 
 
 def pytest_configure(config):
@@ -20,16 +27,32 @@ def pytest_configure(config):
         os.environ.setdefault("OMP_NUM_THREADS", str(threads))  # for the processes tests start
 
 
+# The modules that hold the longest items of make test (a minute or more each, or a group that
+# one worker runs together): they start first, so that no worker is still running one of them
+# when the other has nothing left to do.
+LONGEST = (
+    "tests/course/test_grading.py",
+    "tests/test_portability.py",
+    "tests/course/test_browser.py",
+)
+
+
 def pytest_collection_modifyitems(config, items):
-    """Modules with slow tests first (in their order): with two workers, a notebook started last
-    keeps one worker busy while the other has nothing left to do. A module's tests stay together,
-    so its module-scoped fixtures are built once."""
+    """The longest modules first (:data:`LONGEST`), then the other modules with slow tests (in
+    their order): with two workers, a notebook started last keeps one worker busy while the other
+    has nothing left to do. A module's tests stay together, so its module-scoped fixtures are
+    built once."""
 
     def module(item) -> str:
         return item.nodeid.split("::")[0]
 
     slow = {module(item) for item in items if _slow(item)}
-    items.sort(key=lambda item: module(item) not in slow)
+
+    def order(item) -> tuple[int, int]:
+        name = module(item)
+        return (0, LONGEST.index(name)) if name in LONGEST else (1 if name in slow else 2, 0)
+
+    items.sort(key=order)
 
 
 def _slow(item) -> bool:
@@ -73,3 +96,29 @@ def no_gpu(monkeypatch):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
     monkeypatch.delenv("COURSE_DEVICE", raising=False)
+
+
+@pytest.fixture(scope="session")
+def fast_run(tmp_path_factory):
+    """``fast_run(path, env)``: the notebook at ``path`` executed in fast mode with ``env``, once
+    per test run, whichever tests read it and on whichever pytest-xdist worker: the first to ask
+    runs it, the others wait for it and read what it left (pytest-xdist's recipe for running a
+    session fixture once: a folder all workers share, and a file lock)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+    def run(path: Path, env: dict[str, str]) -> Run:
+        key = hashlib.sha256(path.read_bytes() + json.dumps(env, sort_keys=True).encode())
+        stored = shared / f"fast-run-{key.hexdigest()[:16]}.json"
+        with FileLock(f"{stored}.lock"):
+            if stored.is_file():
+                kept = json.loads(stored.read_text(encoding="utf-8"))
+                notebook = nbformat.reads(kept.pop("notebook"), as_version=4)
+                return Run(path, notebook, **kept)
+            done = execute(path, fast=True, cell_timeout=180, env=env)
+            kept = {"seconds": done.seconds, "error": done.error}
+            notebook = nbformat.writes(done.notebook)
+            stored.write_text(json.dumps({**kept, "notebook": notebook}), encoding="utf-8")
+            return done
+
+    return run

@@ -204,7 +204,7 @@ class Sizes:
     # the runs per learning rate (its verdict needs an interval narrower than the effect).
     day07_items:             int    = knob(512,                     256)
     day07_image_size:        int    = knob(256,                     128)
-    day07_workers:           Ints   = knob((0, 1, 2, 4),            (0, 1, 2))
+    day07_workers:           Ints   = knob((0, 1, 2, 4),            (0, 2))
     day07_loader_repeats:    int    = knob(3,                       2)
     day07_batches:           Ints   = knob((256, 1024, 4096, 16384), (256, 1024))
     day07_steps:             int    = knob(200,                     20)

@@ -29,6 +29,15 @@ STARTS_PROCESSES = {"day02_devices.ipynb", "day07_gpu_utilization.ipynb", "day08
 NOTEBOOKS = paths.lessons() + ([] if sandbox.available()[0] else paths.masters())
 
 
+def lesson_env(path) -> dict[str, str]:
+    """The environment a lesson runs in here, in fast mode."""
+    # One thread per kernel: two kernels side by side on two cores would otherwise oversubscribe.
+    env = {"OMP_NUM_THREADS": "1", "COURSE_RECEIPTS": str(RECEIPT.parent)}
+    if path.name in STARTS_PROCESSES:  # as macOS and Windows run it (make course forks)
+        env |= {"COURSE_START_METHOD": "spawn", **chinese_windows()}
+    return env
+
+
 def test_the_course_has_notebooks():
     assert any(p.name.startswith("day00") for p in paths.lessons())
 
@@ -36,15 +45,12 @@ def test_the_course_has_notebooks():
 @pytest.mark.notebook
 @pytest.mark.timeout(600)  # the whole notebook; each cell has its own 180 s limit
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
-def test_notebook_runs_cleanly_in_fast_mode(path):
+def test_notebook_runs_cleanly_in_fast_mode(path, fast_run):
     """Every lesson, with a fixture receipt of two GPUs in COURSE_RECEIPTS: the lessons that read
     receipts show its figures beside this machine's (``make course`` runs them without one). Its
     HTML copy, as ``make course`` writes it, requests nothing from another host."""
-    # One thread per kernel: two kernels side by side on two cores would otherwise oversubscribe.
-    env = {"OMP_NUM_THREADS": "1", "COURSE_RECEIPTS": str(RECEIPT.parent)}
-    if path.name in STARTS_PROCESSES:  # as macOS and Windows run it (make course forks)
-        env |= {"COURSE_START_METHOD": "spawn", **chinese_windows()}
-    run = execute(path, fast=True, cell_timeout=180, env=env)
+    env = lesson_env(path)
+    run = fast_run(path, env)  # executed once, also for the tests of its HTML copy in a browser
     assert run.error is None, f"with {env}: {run.error}"
     assert problems(run.notebook) == []
     assert remote_requests(export(run.notebook)) == []
