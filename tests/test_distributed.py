@@ -154,6 +154,7 @@ def not_a_tensor(tensor):
     return tensor.tolist()
 
 
+@pytest.mark.slow  # 3 s: starts ranks, one waits out its deadline
 def test_run_ranks_reports_unanswered_deadlocked_and_wrong_answers():
     # whichever rank reports first is named: both raise
     with pytest.raises(NotImplementedError, match=r"rank [01] of 2: .*write your answer here"):
@@ -278,6 +279,7 @@ def test_the_printed_two_machine_command_parses_with_the_script_s_own_parser(dev
         T.script_arguments("torchrun --standalone")
 
 
+@pytest.mark.slow  # 3 s: waits out a timeout
 def test_a_run_past_its_timeout_is_killed_with_its_children_and_its_temp_folder(tmp_path):
     marker, temp = tmp_path / "child.pid", tmp_path / "temp"
     code = (
@@ -396,6 +398,7 @@ def test_the_script_refuses_unknown_parts(capsys):
     assert "unknown parts ['magic']" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # 4 s: starts ranks with spawn
 def test_run_ranks_with_spawn_sends_a_function_defined_in_a_notebook(monkeypatch):
     """As on macOS and Windows: a fresh interpreter cannot import a function defined in
     ``__main__`` (a notebook), so run_ranks pickles it by value."""

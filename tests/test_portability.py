@@ -59,11 +59,6 @@ def _environment(**extra: str) -> dict[str, str]:
     return {**env, "OMP_NUM_THREADS": "1", **extra}
 
 
-# The quick tests that the pass below runs again, in two parts (one per worker of make test).
-PARTS = {
-    "code": ["tests", "src/helpers", "--ignore=tests/course"],  # concept modules, doctests
-    "tools": ["tests/course"],  # the course's tooling: homework, grading, catalog, receipts
-}
 # Left out of the pass: tests of outside programs that the course drives, each module with a test
 # of its own for its locale case (run in every pass of make test), and the repository's rules,
 # which read its files as the repository holds them, whatever the machine. Module: (what it
@@ -87,8 +82,7 @@ SAME_EVERYWHERE = {
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("part", list(PARTS))
-def test_quick_tests_pass_on_another_cpu_and_under_a_chinese_windows_locale(part):
+def test_quick_tests_pass_on_another_cpu_and_under_a_chinese_windows_locale():
     """The doctests and quick tests once more (but :data:`SAME_EVERYWHERE`), with PyTorch's CPU
     kernels at their most basic level (another summation order, as on another CPU) and, where
     the locale exists, GBK as the default encoding. A float compared exactly, or a file opened
@@ -98,7 +92,7 @@ def test_quick_tests_pass_on_another_cpu_and_under_a_chinese_windows_locale(part
     left_out = [f"--ignore={name}" for name in SAME_EVERYWHERE]
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "-m", "not notebook and not slow and not browser", *PARTS[part], *left_out],
+         "-m", "not notebook and not slow and not browser", "tests", "src/helpers", *left_out],
         cwd=ROOT, env=env, capture_output=True, text=True, encoding="utf-8", errors="replace",
         timeout=560,
     )  # fmt: skip
@@ -111,8 +105,6 @@ def test_what_the_other_machine_pass_leaves_out_has_its_own_locale_test():
     for name, (_what, locale_test) in SAME_EVERYWHERE.items():
         source = (ROOT / name).read_text(encoding="utf-8")
         assert locale_test is None or f"def {locale_test}(" in source, (name, locale_test)
-    covered = [arg for args in PARTS.values() for arg in args if not arg.startswith("--")]
-    assert {"tests", "src/helpers", "tests/course"} <= set(covered)
 
 
 def _copy_course(target: Path) -> Path:
@@ -195,4 +187,4 @@ def test_the_course_runs_from_a_chinese_path_with_a_linked_environment(far_cours
 # Processes started with spawn under GBK, as on macOS and a Chinese Windows, are tested where they
 # start: days 2, 7 and 8 run that way in tests/course/test_notebooks.py, and run_ranks (which day
 # 8's homework uses to run a learner's function, pickled by value) in tests/test_distributed.py,
-# whose tests run once more under GBK in the pass above.
+# whose workers write UTF-8 whatever the locale (test_workers_write_utf8_whatever_the_locale).

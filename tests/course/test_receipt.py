@@ -19,6 +19,7 @@ from helpers.ring import ring_bytes_per_rank
 TOOLING = [Path(m.__file__) for m in (receipt, receipt_days, gpu_check)]
 
 
+@pytest.mark.slow  # 10 s: a whole receipt in fast mode
 def test_a_fast_receipt_of_this_cpu_is_written_checked_and_complete(no_gpu, tmp_path, capsys):
     out = tmp_path / "cpu.json"
     assert main(["receipt", "--fast", "--out", str(out)]) == 0
@@ -253,6 +254,7 @@ def test_all_reduce_comes_from_day_8s_run_with_one_process_per_gpu(monkeypatch):
     )
 
 
+@pytest.mark.slow  # 3 s: compiles day 5's variants
 def test_day_5_compiles_its_variants_and_runs_them_with_static_weights(monkeypatch):
     kept = []
     real = loops.handwritten_loop
