@@ -5,7 +5,7 @@
 #   make student  write the student versions of the homework masters into notebooks/homework/
 #   make grade SUBMISSIONS=folder [OUT=build/grades] [JOBS=2]   grade submitted homework
 # Options: COURSE_LANG=zh (Chinese edition and messages)  PYTHON=python3.12  TORCH_SPEC=torch==2.13.0  TORCH_INDEX=https://download.pytorch.org/whl/cpu
-#          TORCH_FIND_LINKS=<a page listing PyTorch wheels> (pip's -f: a wheel mirror)
+#          TORCH_FIND_LINKS=<a page listing PyTorch wheels> (pip's -f: a wheel mirror)  INSTALLER=pip (not uv, though on the PATH)
 #          LOCK= (install the newest versions pyproject.toml allows, not the tested set)
 # Mirrors: pip's own settings reach every install, e.g. PIP_INDEX_URL=https://pypi.tuna.tsinghua.edu.cn/simple make lab
 
@@ -28,6 +28,16 @@ TORCH_SPEC ?= torch==2.13.0
 TORCH_INDEX ?=
 TORCH_FIND_LINKS ?=
 PY := $(VENV)/bin/python
+# The installer of the course's packages: uv (https://docs.astral.sh/uv/, `pip install uv`), where
+# it is on the PATH, downloads and installs them in parallel (a fresh install in about half pip's
+# time), from the index pip is set to use: pip's settings (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL,
+# PIP_FIND_LINKS or pip's configuration) passed on as uv's options, since uv reads none of them
+# (helpers.course.setup.install). Else, or with INSTALLER=pip, pip. PyTorch comes through pip
+# either way (TORCH_INDEX, TORCH_FIND_LINKS and pip's own settings apply to it as they are).
+UV ?= $(shell command -v uv 2>/dev/null)
+INSTALLER ?= $(if $(UV),uv,pip)
+INSTALL := $(if $(filter uv,$(INSTALLER)),$(UV) pip install --python $(PY) \
+  $$(PYTHONPATH=src $(PY) -m helpers.course.setup.install uv-options),$(PY) -m pip install)
 STAMP := $(VENV)/.installed
 # The exact versions the course is tested with (make lock refreshes them). They fit the tested
 # PyTorch; with another TORCH_SPEC, its own dependencies may need other versions, so the ranges
@@ -49,7 +59,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@test "$(VENV)" = .venv || echo "The course's environment is $(VENV) (this folder's path has a space, which torch.compile cannot build under)."
 	$(PY) -m pip install "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) $(if $(TORCH_FIND_LINKS),-f $(TORCH_FIND_LINKS))
-	$(PY) -m pip install -e ".[dev]" $(CONSTRAINTS)
+	$(INSTALL) -e ".[dev]" $(CONSTRAINTS)
 	$(PY) -m helpers git-filter
 	@touch $(STAMP)
 
