@@ -57,16 +57,21 @@ def _missing_locally(location: str) -> bool:
 
 def uv_options(settings: dict[str, list[str]]) -> list[str]:
     """uv's options for pip's ``settings`` (:func:`pip_settings`), without the local places that
-    do not exist.
+    do not exist. With more than one index, uv is asked to choose among all of them as pip does
+    (uv's own default takes a package only from the first index that has it).
 
     >>> uv_options({"index-url": ["https://b/simple"], "find-links": ["/no/such/folder"]})
     ['--index-url', 'https://b/simple']
+    >>> uv_options({"extra-index-url": ["https://c/simple"]})
+    ['--extra-index-url', 'https://c/simple', '--index-strategy', 'unsafe-best-match']
     """
     options = []
     for name, values in settings.items():
         for value in values:
             if not _missing_locally(value):
                 options += [f"--{name}", value]
+    if "--extra-index-url" in options:
+        options += ["--index-strategy", "unsafe-best-match"]
     return options
 
 
