@@ -326,7 +326,12 @@ STEPS, FAIL_AT = 12, 10  # checkpoints every 4 steps: the killed run resumes fro
 def launched(tmp_path_factory):
     """Two runs side by side, from the same start: two torchrun "machines" (one process each)
     meeting through a c10d rendezvous on a port the OS handed out, and one ``--standalone`` run of
-    two processes in which rank 1 is killed (SIGKILL) at step 10, under ``--max-restarts=1``."""
+    two processes in which rank 1 is killed (SIGKILL) at step 10, under ``--max-restarts=2``: one
+    restart for the kill, and one more because PyTorch 2.13's gloo workers of a restarted attempt
+    sometimes abort as their interpreter exits, after their last step ("terminate called without
+    an active exception", no Python frame; 3 runs in 12 with both cores of a 2-core machine
+    busy, none in 12 without the kill). An attempt after that resumes from the last checkpoint
+    and must change nothing."""
     tmp = tmp_path_factory.mktemp("launched")
     port = T.free_port()
     args = _train_args(STEPS, parts="hello,sampler,bytes,train")
@@ -336,7 +341,7 @@ def launched(tmp_path_factory):
         for i in range(2)
     ]  # fmt: skip
     killed = T.start(_train_args(STEPS, fail_at=FAIL_AT), nproc=2, out=tmp / "killed",
-                     timeout=180, max_restarts=1)  # fmt: skip
+                     timeout=180, max_restarts=2)  # fmt: skip
     return {"nodes": [node.wait() for node in nodes], "killed": killed.wait(), "tmp": tmp}
 
 
@@ -374,9 +379,10 @@ def test_two_nodes_on_localhost_train_like_one_process_with_the_combined_batch(l
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_killed_worker_restarts_and_ends_with_the_undisturbed_weights(launched):
-    """torchrun --max-restarts=1 restarts both workers of the killed run; they resume from rank
-    0's latest checkpoint (step 8, momentum included) and must end with exactly the weights of the
-    undisturbed run (the two "machines": the same ranks and rows, started another way)."""
+    """torchrun restarts both workers of the killed run; they resume from rank 0's latest
+    checkpoint (step 8, momentum included) and must end with exactly the weights of the
+    undisturbed run (the two "machines": the same ranks and rows, started another way). A third
+    attempt (see ``launched``) may only resume from a later checkpoint."""
     killed = launched["killed"]
     assert killed.ok, killed.output[-3000:]
     assert killed.lines(f"killed at step {FAIL_AT}"), killed.output[-3000:]
@@ -384,7 +390,8 @@ def test_a_killed_worker_restarts_and_ends_with_the_undisturbed_weights(launched
         json.loads(line)
         for line in (launched["tmp"] / "killed/attempts.jsonl").open(encoding="utf-8")
     ]
-    assert attempts == [{"restart": 0, "resumed_from": 0}, {"restart": 1, "resumed_from": 8}]
+    assert attempts[:2] == [{"restart": 0, "resumed_from": 0}, {"restart": 1, "resumed_from": 8}]
+    assert all(attempt["resumed_from"] > 8 for attempt in attempts[2:]), attempts
     calm = next(f / "final.pt" for f in launched["tmp"].glob("node*") if (f / "final.pt").is_file())
     a, b = D.load_checkpoint(calm), D.load_checkpoint(launched["tmp"] / "killed" / "final.pt")
     assert D.max_difference(a, b) == 0  # bit for bit
