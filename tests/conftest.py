@@ -1,4 +1,6 @@
-"""Shared fixtures: fake GPUs, so every GPU branch is tested on any machine."""
+"""Shared fixtures: fake GPUs, so every GPU branch is tested on any machine, and a lesson
+executed once for every test that reads it (``fast_run``). Also the order in which ``make test``
+hands out its tests (the longest first) and the threads each of its workers uses."""
 
 from __future__ import annotations
 
