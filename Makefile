@@ -30,14 +30,20 @@ TORCH_FIND_LINKS ?=
 PY := $(VENV)/bin/python
 # The installer of the course's packages: uv (https://docs.astral.sh/uv/, `pip install uv`), where
 # it is on the PATH, downloads and installs them in parallel (a fresh install in about half pip's
-# time), from the index pip is set to use: pip's settings (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL,
-# PIP_FIND_LINKS or pip's configuration) passed on as uv's options, since uv reads none of them
-# (helpers.course.setup.install). Else, or with INSTALLER=pip, pip. PyTorch comes through pip
+# time), with pip's settings: uv reads none of them, so helpers.course.setup.install runs it with
+# pip's index, extra indexes, find-links, trusted hosts, constraints and certificates (from PIP_*
+# or pip's configuration) as uv's own. Else, or with INSTALLER=pip, pip. PyTorch comes through pip
 # either way (TORCH_INDEX, TORCH_FIND_LINKS and pip's own settings apply to it as they are).
 UV ?= $(shell command -v uv 2>/dev/null)
 INSTALLER ?= $(if $(UV),uv,pip)
-INSTALL := $(if $(filter uv,$(INSTALLER)),$(UV) pip install --python $(PY) \
-  $$(PYTHONPATH=src $(PY) -m helpers.course.setup.install uv-options),$(PY) -m pip install)
+ifeq ($(INSTALLER),uv)
+ifeq ($(UV),)
+$(error INSTALLER=uv, but no uv is on the PATH: install it (pip install uv) or name it with UV=/path/to/uv)
+endif
+INSTALL := PYTHONPATH=src $(PY) -m helpers.course.setup.install $(UV)
+else
+INSTALL := $(PY) -m pip install
+endif
 STAMP := $(VENV)/.installed
 # The exact versions the course is tested with (make lock refreshes them). They fit the tested
 # PyTorch; with another TORCH_SPEC, its own dependencies may need other versions, so the ranges

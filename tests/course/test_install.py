@@ -1,7 +1,8 @@
 """make install: the course's packages through uv where it is on the PATH, else through pip; and
-pip's package index (a mirror, as in mainland China) told to uv, which reads none of pip's
-settings. pip's path is run for real by every fresh `make test`; uv's was measured by hand."""
+pip's settings (a mirror, as in mainland China) given to uv, which reads none of them. pip's path
+is run for real by every fresh `make test`; uv's was measured by hand."""
 
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from tests.course.test_lab import dry_run
 
 STAMP = ".venv/.installed"
 MIRROR = "https://pypi.tuna.tsinghua.edu.cn/simple"
+OTHER = "https://mirrors.aliyun.com/pypi/simple/"
 
 
 def install_lines(tmp_path, *settings: str) -> tuple[str, str]:
@@ -22,12 +24,13 @@ def install_lines(tmp_path, *settings: str) -> tuple[str, str]:
     return torch, course
 
 
-def test_with_uv_on_the_path_the_course_s_packages_come_through_it_with_pip_s_index(tmp_path):
+def test_with_uv_on_the_path_the_course_s_packages_come_through_it_with_pip_s_settings(tmp_path):
     torch, course = install_lines(tmp_path, "UV=/opt/uv/bin/uv")
     assert torch.startswith(".venv/bin/python -m pip install")  # PyTorch: pip, as configured
-    assert course.startswith("/opt/uv/bin/uv pip install --python .venv/bin/python ")
-    assert "-m helpers.course.setup.install uv-options)" in course
-    assert course.endswith('-e ".[dev]" -c requirements-lock.txt')  # the tested set, as pip
+    assert course == (
+        "PYTHONPATH=src .venv/bin/python -m helpers.course.setup.install /opt/uv/bin/uv "
+        '-e ".[dev]" -c requirements-lock.txt'
+    )  # the tested set, as with pip
 
 
 def test_without_uv_or_when_told_pip_installs_them(tmp_path):
@@ -36,33 +39,55 @@ def test_without_uv_or_when_told_pip_installs_them(tmp_path):
         assert course == '.venv/bin/python -m pip install -e ".[dev]" -c requirements-lock.txt'
 
 
-def options(tmp_path, config: str, **environ: str) -> list[str]:
-    """What make gives uv, with ``config`` as pip's configuration file and ``environ`` set."""
-    (tmp_path / "pip.conf").write_text(config, encoding="utf-8")
+def test_asking_for_uv_where_there_is_none_stops_and_says_so(tmp_path):
+    dry_run(tmp_path, "-B", STAMP)  # copies the Makefile's files
+    done = subprocess.run(["make", "-n", STAMP, "INSTALLER=uv", "UV="], cwd=tmp_path,
+                          capture_output=True, text=True, encoding="utf-8")  # fmt: skip
+    assert done.returncode != 0 and "no uv is on the PATH" in done.stderr
+
+
+def test_pip_install_s_settings_are_read_as_pip_reads_them():
+    listed = (
+        f"global.index-url='{OTHER}'\n"
+        f"install.index-url='{MIRROR}'\n"  # pip install reads [install] over [global]
+        "list.index-url='https://list/simple'\n"  # ...and never pip list's
+        "global.trusted-host='mirror.local'\n"
+        "global.no-index='false'\n"
+    )
+    settings = install.pip_settings(listed, environ={"PIP_CERT": "/etc/ca.pem"})
+    assert settings == {
+        "index-url": [MIRROR], "trusted-host": ["mirror.local"], "no-index": ["false"],
+        "cert": ["/etc/ca.pem"],
+    }  # fmt: skip
+    options, env = install.uv_arguments(settings)
+    assert options == ["--index-url", MIRROR, "--allow-insecure-host", "mirror.local"]
+    assert env == {"SSL_CERT_FILE": "/etc/ca.pem"}
+    offline, _env = install.uv_arguments({"no-index": ["true"], "constraint": ["/c.txt"]})
+    assert offline == ["--constraint", "/c.txt", "--no-index"]
+
+
+def test_uv_runs_with_the_mirror_pip_is_set_to_and_its_status_is_make_s(tmp_path):
+    """A stand-in for uv that writes down how it was started, and fails: the mirror in pip's
+    configuration file reaches it, and its failure stops the install."""
+    fake = tmp_path / "uv"
+    fake.write_text(
+        f"#!{sys.executable}\nimport json, os, sys\n"
+        "print(json.dumps({'argv': sys.argv[1:], 'cert': os.environ.get('SSL_CERT_FILE')}))\n"
+        "sys.exit(3)\n",
+        encoding="utf-8",
+    )
+    fake.chmod(0o755)
+    (tmp_path / "pip.conf").write_text(f"[install]\nindex-url = {MIRROR}\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
-    env |= {"PIP_CONFIG_FILE": str(tmp_path / "pip.conf"), "PYTHONPATH": str(paths.SRC), **environ}
+    env |= {"PIP_CONFIG_FILE": str(tmp_path / "pip.conf"), "PIP_CERT": "/etc/ca.pem"}
+    env |= {"PYTHONPATH": str(paths.SRC)}
     done = subprocess.run(
-        [sys.executable, "-m", "helpers.course.setup.install", "uv-options"],
+        [sys.executable, "-m", "helpers.course.setup.install", str(fake), "-e", ".[dev]"],
         capture_output=True, text=True, encoding="utf-8", env=env, cwd=tmp_path,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return done.stdout.split()
-
-
-def test_uv_gets_the_mirror_set_for_pip_in_its_configuration_or_its_environment(tmp_path):
-    wheels = tmp_path / "wheels"
-    wheels.mkdir()
-    config = f"[global]\nindex-url = {MIRROR}\nfind-links = {wheels} {tmp_path / 'gone'}\n"
-    assert options(tmp_path, config) == ["--index-url", MIRROR, "--find-links", str(wheels)]
-    other = "https://mirrors.aliyun.com/pypi/simple/"
-    assert options(tmp_path, config, PIP_INDEX_URL=other)[:2] == ["--index-url", other]
-    extra = options(tmp_path, "", PIP_EXTRA_INDEX_URL=f"{MIRROR} {other}")
-    assert extra == ["--extra-index-url", MIRROR, "--extra-index-url", other,
-                     "--index-strategy", "unsafe-best-match"]  # fmt: skip
-    assert options(tmp_path, "") == []  # nothing set: uv's default, PyPI, as pip's
-
-
-def test_a_later_configuration_file_wins_as_in_pip():
-    listed = "global.index-url='https://global/simple'\nsite.index-url='https://site/simple'\n"
-    settings = install.pip_settings(listed, environ={"PIP_FIND_LINKS": "/w"})
-    assert settings == {"index-url": ["https://site/simple"], "find-links": ["/w"]}
+    assert done.returncode == 3, done.stderr
+    ran = json.loads(done.stdout.splitlines()[-1])
+    assert ran["argv"][:4] == ["pip", "install", "--python", sys.executable]
+    assert ran["argv"][-2:] == ["-e", ".[dev]"]
+    at = ran["argv"].index("--index-url")
+    assert ran["argv"][at + 1] == MIRROR and ran["cert"] == "/etc/ca.pem"
