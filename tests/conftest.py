@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from dataclasses import fields
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -116,11 +117,13 @@ def fast_run(tmp_path_factory):
             if stored.is_file():
                 kept = json.loads(stored.read_text(encoding="utf-8"))
                 notebook = nbformat.reads(kept.pop("notebook"), as_version=4)
-                return Run(path, notebook, **kept)
+                return Run(**kept | {"path": path, "notebook": notebook})
             done = execute(path, fast=True, cell_timeout=180, env=env)
-            kept = {"seconds": done.seconds, "error": done.error}
-            notebook = nbformat.writes(done.notebook)
-            stored.write_text(json.dumps({**kept, "notebook": notebook}), encoding="utf-8")
+            kept = {f.name: getattr(done, f.name) for f in fields(Run)} | {"path": None}
+            kept["notebook"] = nbformat.writes(done.notebook)
+            partial = stored.with_suffix(".partial")
+            partial.write_text(json.dumps(kept), encoding="utf-8")
+            partial.replace(stored)  # whole or not at all, whoever reads it
             return done
 
     return run

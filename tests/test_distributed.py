@@ -406,6 +406,7 @@ def test_the_script_refuses_unknown_parts(capsys):
 
 
 @pytest.mark.slow  # 4 s: starts ranks with spawn
+@pytest.mark.other_machines  # as a Chinese Windows starts them, under GBK
 def test_run_ranks_with_spawn_sends_a_function_defined_in_a_notebook(monkeypatch):
     """As on macOS and Windows: a fresh interpreter cannot import a function defined in
     ``__main__`` (a notebook), so run_ranks pickles it by value."""

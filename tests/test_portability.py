@@ -80,6 +80,10 @@ SAME_EVERYWHERE = {
 }
 
 
+QUICK = "(not notebook and not slow and not browser) or other_machines"
+"""The tests the pass runs: the quick ones, and the slow ones marked for it."""
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_quick_tests_pass_on_another_cpu_and_under_a_chinese_windows_locale():
@@ -92,7 +96,7 @@ def test_quick_tests_pass_on_another_cpu_and_under_a_chinese_windows_locale():
     left_out = [f"--ignore={name}" for name in SAME_EVERYWHERE]
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "-m", "not notebook and not slow and not browser", "tests", "src/helpers", *left_out],
+         "-m", QUICK, "tests", "src/helpers", *left_out],
         cwd=ROOT, env=env, capture_output=True, text=True, encoding="utf-8", errors="replace",
         timeout=560,
     )  # fmt: skip
@@ -187,4 +191,4 @@ def test_the_course_runs_from_a_chinese_path_with_a_linked_environment(far_cours
 # Processes started with spawn under GBK, as on macOS and a Chinese Windows, are tested where they
 # start: days 2, 7 and 8 run that way in tests/course/test_notebooks.py, and run_ranks (which day
 # 8's homework uses to run a learner's function, pickled by value) in tests/test_distributed.py,
-# whose workers write UTF-8 whatever the locale (test_workers_write_utf8_whatever_the_locale).
+# whose spawn test the pass above runs too (marked other_machines).

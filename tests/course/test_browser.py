@@ -401,7 +401,7 @@ def test_an_html_copy_shows_the_knob_and_the_bars_with_the_network_off(tmp_path,
     assert run.error is None, run.error
     copy = tmp_path / LESSON.with_suffix(".html")
     copy.parent.mkdir(parents=True, exist_ok=True)
-    copy.write_text(export(run.notebook), encoding="utf-8")  # as make course writes it
+    copy.write_text(export(run.notebook), encoding="utf-8")  # make course's exporter
     assert remote_requests(copy.read_text(encoding="utf-8")) == []
     expected, title = knob_default_result(run.notebook), knob_title(paths.ROOT / LESSON)
     from playwright.sync_api import sync_playwright

@@ -41,8 +41,10 @@ def test_without_uv_or_when_told_pip_installs_them(tmp_path):
 
 def test_asking_for_uv_where_there_is_none_stops_and_says_so(tmp_path):
     dry_run(tmp_path, "-B", STAMP)  # copies the Makefile's files
-    done = subprocess.run(["make", "-n", STAMP, "INSTALLER=uv", "UV="], cwd=tmp_path,
-                          capture_output=True, text=True, encoding="utf-8")  # fmt: skip
+    done = subprocess.run(  # make's own words come in the locale's encoding
+        ["make", "-n", STAMP, "INSTALLER=uv", "UV="], cwd=tmp_path, capture_output=True,
+        text=True, encoding="utf-8", errors="replace",
+    )  # fmt: skip
     assert done.returncode != 0 and "no uv is on the PATH" in done.stderr
 
 
