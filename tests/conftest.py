@@ -16,13 +16,17 @@ import pytest
 import torch
 from filelock import FileLock
 
-from helpers.course.notebooks.execute import Run, execute
+from helpers import paths
 
 
 def pytest_configure(config):
-    """Under pytest-xdist, each worker gets its share of the cores. Two workers with two threads
-    each on two cores make OpenMP's threads wait for each other: the tests of loops, training and
-    many_models took 130 s that way, 21 s with one thread per worker."""
+    """One compile cache for the whole run; under pytest-xdist, each worker's share of the
+    cores. Two workers with two threads each on two cores make OpenMP's threads wait for each
+    other: the tests of loops, training and many_models took 130 s that way, 21 s with one
+    thread per worker."""
+    # Every compile of the run in one cache, the one the notebooks and make course use (PyTorch's
+    # own default is a folder in /tmp: a second cold cache on a fresh machine).
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(paths.COMPILE_CACHE))
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers > 1:
         threads = max(1, (os.cpu_count() or 1) // workers)
@@ -109,6 +113,8 @@ def fast_run(tmp_path_factory):
     session fixture once: a folder all workers share, and a file lock)."""
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+    from helpers.course.notebooks.execute import Run, execute
 
     def run(path: Path, env: dict[str, str]) -> Run:
         key = hashlib.sha256(path.read_bytes() + json.dumps(env, sort_keys=True).encode())
