@@ -38,6 +38,7 @@ import torch
 
 from helpers.charlm import CharTransformer, Shape, loss_of, parameters
 from helpers.i18n import N_
+from helpers.memory import peak_memory
 
 ADAMW_BYTES = 16
 """Bytes per parameter that do not depend on the batch: the float32 weight, its gradient and
@@ -156,14 +157,7 @@ def largest_batch(shape: Shape, budget: int, recompute: bool = False) -> int:
 def peak_allocated(fn: Callable[[], object], device: torch.device) -> int | None:
     """The most bytes PyTorch's CUDA allocator held while ``fn()`` ran, above what it held
     before; ``None`` off CUDA (a CPU has no such counter: day 7 reads the process's memory)."""
-    if device.type != "cuda":
-        return None
-    torch.cuda.synchronize(device)
-    before = torch.cuda.memory_allocated(device)
-    torch.cuda.reset_peak_memory_stats(device)
-    fn()
-    torch.cuda.synchronize(device)
-    return torch.cuda.max_memory_allocated(device) - before
+    return peak_memory(fn, device) if device.type == "cuda" else None
 
 
 def snapshot(fn: Callable[[], object], device: torch.device, path: Path) -> Path | None:
